@@ -1,0 +1,172 @@
+/**
+ * Wire types shared by the client and the server (spec §3, §7). Amounts are decimal strings,
+ * never JS floats (DESIGN.md). Field names follow the spec, typos included (totalPaticipant).
+ */
+
+/** The API prefix of every call (spec §7). */
+export const apiPrefix = '/money/api/v1/airdrop';
+
+/** A decimal amount on the wire, e.g. "1234.50". */
+export type DecimalString = string;
+
+/** `ageReward` of the status call: the welcome reward and the mean age it came from. */
+export interface AgeReward {
+  avgAge: number;
+  teleReward: DecimalString;
+  twReward: DecimalString;
+  premiumReward: DecimalString;
+  total: DecimalString;
+}
+
+/** The user airdrop status (GET root); referred users share the shape. */
+export interface UserStatus {
+  id: string;
+  refcode: string;
+  refLevel: number;
+  inviteCnt: number;
+  teleUsername: string;
+  teleAvatar: string | null;
+  teleAge: number;
+  twUsername: string | null;
+  twAvatar: string | null;
+  twAge: number;
+  isPremium: boolean;
+  /** Epoch ms of the next automatic offline claim. */
+  nextClaimTime: number;
+  /** Epoch ms of the last offline claim: passive income accrues from here. */
+  lastClaimedTime: number;
+  totalEarn: DecimalString;
+  totalMoney: DecimalString;
+  totalRef: DecimalString;
+  totalMoneyRef: DecimalString;
+  totalClick: number;
+  /** Levels by key; key 3 is the auto-click Finger level, 4–21 the passive items. */
+  passiveEarnLevel: Record<string, number>;
+  fingerLevel: number;
+  energyLevel: number;
+  availableEnergy: number;
+  ageReward: AgeReward;
+  offlinePassiveReward: DecimalString;
+  offlinePassiveRewardPerSecond: DecimalString;
+  pendingClaimReward: DecimalString;
+  pendingEasterReward: DecimalString;
+  isClaimedWelcome: boolean;
+  isClaimedEaster: boolean;
+  /** Forecast in days: absent = unknown, 0 = not submitted, > 0 = submitted. */
+  preWlComing?: number;
+  boostChannelCnt: number;
+  /** The server's clock (epoch ms) when this status was computed: the client's energy origin. */
+  serverTime: number;
+}
+
+export type TaskType = 'TASK1' | 'SOCIAL' | 'INVITE' | 'EXCHANGE' | 'ACHIVEMENT' | 'ADS' | 'DAILY_TASK' | 'INVITE_TASK';
+export type TaskHandleType = 'BOOST' | 'REF' | 'CHECK_USERNAME' | 'CHECK_ONUS' | 'CHECK_BINGX';
+
+export interface Task {
+  id: number;
+  type: TaskType;
+  handleType: TaskHandleType | null;
+  title: string;
+  image: string;
+  desc: string;
+  /** A URL, or a numeric threshold for invite, ads and achievement tasks. */
+  link: string;
+  reward: DecimalString;
+  isDaily: boolean;
+  hasDone: boolean;
+  numberOfDone: number;
+  needsCaptcha: boolean;
+}
+
+export interface FriendEntry {
+  teleUsername: string;
+  totalMoney: DecimalString;
+  totalMoneyRef: DecimalString;
+  totalEarn: DecimalString;
+}
+
+export interface LeaderboardEntry {
+  id: string;
+  rank: number;
+  teleUsername: string;
+  teleAvatar: string | null;
+  twUsername: string | null;
+  reward: DecimalString;
+  totalEarn: DecimalString;
+  totalMoney: DecimalString;
+  totalRef: DecimalString;
+}
+
+/** A page of a list call (friends, leaderboard): 10 items a page (§9). */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export interface SocialConnect {
+  twUsername: string | null;
+  twAge: number;
+  twAvatar: string | null;
+  pendingClaimReward: DecimalString;
+}
+
+export interface PublicStats {
+  totalClick: number;
+  totalPaticipant: number;
+  totalEarn: DecimalString;
+}
+
+export interface ClaimTaskPayload {
+  taskId: number;
+  captchaToken?: string;
+  inputValue?: string;
+}
+
+export interface AdsRewardPayload {
+  taskId: number;
+  encryptData: string;
+}
+
+/** `POST /click`: `click` taps, with an idempotency key and a per-session sequence number. */
+export interface ClickPayload {
+  click: number;
+  batchId?: string;
+  seq?: number;
+}
+
+/** The answer to `POST /click`: how many taps were accepted, and the fresh state. */
+export interface ClickResult {
+  batchId: string | null;
+  accepted: number;
+  status: UserStatus;
+}
+
+/** The answer to `POST /claim`: the passive income credited, and the fresh state. */
+export interface ClaimResult {
+  claimed: DecimalString;
+  status: UserStatus;
+}
+
+export interface UpdateLevelPayload {
+  levelKey: number;
+}
+
+export interface SendMessageButton {
+  btnType: string;
+  btnText: string;
+  btnLink: string;
+}
+
+export interface SendMessagePayload {
+  message: string;
+  btns: SendMessageButton[];
+}
+
+/** Every error body: `{ error, message }`; `field` names the bad or missing field. */
+export interface ApiError {
+  error: string;
+  message: string;
+  field?: string;
+}

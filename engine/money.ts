@@ -1,0 +1,36 @@
+import DecimalJs from 'decimal.js';
+
+/**
+ * Money is exact: a decimal.js clone with enough precision for the largest price of the table
+ * (about 10^1526 with its cents) and plain notation, so `toString()` is always a wire string.
+ */
+export const Money = DecimalJs.clone({
+  precision: 2_000,
+  rounding: DecimalJs.ROUND_HALF_UP,
+  toExpPos: 9e15,
+  toExpNeg: -9e15,
+});
+export type Money = InstanceType<typeof Money>;
+export type MoneyInput = Money | string | number | bigint;
+
+const cents = 2;
+
+/** Converts a wire string, number or bigint to Money. */
+export const money = (value: MoneyInput): Money =>
+  value instanceof Money ? value : new Money(typeof value === 'bigint' ? value.toString() : value);
+
+export const zero = money(0);
+
+/** Rounds an amount to the cent: prices round up, credits round down (DESIGN.md). */
+export const roundCents = (value: MoneyInput, kind: 'price' | 'credit'): Money =>
+  money(value).toDecimalPlaces(cents, kind === 'price' ? Money.ROUND_CEIL : Money.ROUND_FLOOR);
+
+/** The wire form of an amount: a plain decimal string, never exponent notation. */
+export const toWire = (value: MoneyInput): string => money(value).toFixed();
+
+/** Sums amounts exactly. */
+export const sum = (values: Iterable<MoneyInput>): Money => {
+  let total = zero;
+  for (const v of values) total = total.plus(money(v));
+  return total;
+};

@@ -1,0 +1,71 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+/** One place for the import boundaries of the architecture (README → Layout). */
+const forbid = (groups) => ['error', { patterns: groups }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'docs/screenshots/**', 'bench/out/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // engine/ is pure: no src/, server/, React, DOM SDK or Node built-ins, and no ambient clock or randomness.
+    files: ['engine/**/*.ts'],
+    ignores: ['engine/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': forbid([
+        { group: ['**/src/**', '**/server/**', '../src', '../server'], message: 'engine/ must not import src/ or server/.' },
+        { group: ['react', 'react-dom', 'react/*', '@twa-dev/*', 'fastify', 'pg', '@electric-sql/*', 'grammy'], message: 'engine/ is pure TypeScript.' },
+        { group: nodeBuiltins, message: 'engine/ must not use Node built-ins.' },
+      ]),
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Take the time from the injected clock.' },
+        { object: 'Math', property: 'random', message: 'Take randomness as an argument.' },
+        { object: 'performance', property: 'now', message: 'Take the time from the injected clock.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use the injected scheduler.' },
+        { name: 'setInterval', message: 'Use the injected scheduler.' },
+        { name: 'fetch', message: 'Use the injected transport.' },
+      ],
+    },
+  },
+  {
+    // The adapters give the engine its real clock, scheduler and transport; only they may touch them.
+    files: ['engine/worker.ts', 'engine/adapters/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off', 'no-restricted-globals': 'off' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': forbid([
+        { group: ['**/server/**', '../server', '../../server'], message: 'src/ and server/ never import each other.' },
+        { group: nodeBuiltins, message: 'src/ runs in the browser.' },
+      ]),
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid([
+        { group: ['**/src/**', '../src', '../../src', 'react', 'react-dom', '@twa-dev/*'], message: 'src/ and server/ never import each other.' },
+      ]),
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', 'bench/**', 'tests/**', '.ci/**'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);
