@@ -1,0 +1,51 @@
+/**
+ * What the worker engine pushes to the UI, at most once per animation frame: plain,
+ * structured-cloneable data, amounts as decimal strings, at most 4 KiB.
+ */
+export interface EngineSnapshot {
+  /** Increases with every snapshot posted. */
+  version: number;
+  /** False until the first status call has answered. */
+  ready: boolean;
+  /** False while the transport is failing; taps keep counting against the local energy model. */
+  online: boolean;
+  /** Dollars banked by the server plus taps not yet acknowledged (§3 totalEarn). */
+  totalEarn: string;
+  /** Passive dollars accrued since the last claim (§3 autoEarn). */
+  autoEarn: string;
+  /** Spendable balance: totalEarn + autoEarn. */
+  balance: string;
+  /** The MONEY token balance. */
+  totalMoney: string;
+  energy: number;
+  maxEnergy: number;
+  /** Dollars per tap (= fingerLevel). */
+  clickValue: number;
+  /** Passive dollars per second. */
+  passivePerSecond: number;
+  fingerLevel: number;
+  energyLevel: number;
+  /** Levels of keys 3–21 (passiveEarnLevel). */
+  levels: Record<string, number>;
+  totalClick: number;
+  /** Taps in the current streak; resets after 3 s idle (§9). */
+  tapStreak: number;
+  /** Taps applied locally and not yet acknowledged by the server. */
+  pendingTaps: number;
+  /** Offline reward reported by the last status, for the "Money Dream" popup. */
+  offlineReward: string;
+  /** The last user-facing message (e.g. "You don't have enough energy to click!"), with an id to dedupe. */
+  message: { id: number; text: string } | null;
+}
+
+/** The calls the UI makes on the engine (through comlink in the browser). */
+export interface GameActions {
+  /** Applies `count` taps at once (multi-touch may send several). Returns how many were applied. */
+  tap(count: number): Promise<number> | number;
+  /** Claims offline income, then buys one level of a boost key. Resolves with the server's message. */
+  upgrade(levelKey: number): Promise<{ ok: boolean; message: string }>;
+  /** Claims passive income now (the 90 s timer also does it). */
+  claim(): Promise<{ ok: boolean; message: string }>;
+  /** Reloads the status from the server and reconciles. */
+  refresh(): Promise<void>;
+}
