@@ -170,3 +170,27 @@ export interface ApiError {
   message: string;
   field?: string;
 }
+
+/**
+ * Runtime configuration the server gives the client: a JSON data block
+ * `<script type="application/json" id="money-config">` that the server writes into index.html
+ * (data blocks do not execute, so the CSP needs no inline-script allowance).
+ */
+export interface PublicConfig {
+  /** The bot's username without @, for t.me links. */
+  botUsername: string;
+  /** The social network (X) profile URL. */
+  twitterUrl: string;
+  /** The Telegram channel URL. */
+  channelUrl: string;
+  /** The community group URL. */
+  communityUrl: string;
+  /** Adsgram block id for the ads task; empty disables ads ("Watch video failed"). */
+  adsgramBlockId: string;
+  /** Cloudflare Turnstile site key; empty when captcha is off. */
+  turnstileSiteKey: string;
+  /** The Telegram user id that gets the story share instead of the link share (§2 onboarding). */
+  storyShareUserId: string;
+  /** Base of the API, normally apiPrefix on the same origin. */
+  apiBase: string;
+}

@@ -1,15 +1,27 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { formatMoney } from '../engine/format.ts';
+/**
+ * The entry: decides once at load which route tree applies (spec §2). With Telegram init data the
+ * mini-app loads; without it the public site does. Each tree is its own chunk, so the public site
+ * never downloads the mini-app's code.
+ */
+const telegramLaunchKeys = ['tgWebAppData'];
+
+/** True when the page was opened by Telegram with init data (hash on first load, session storage after). */
+export const hasInitData = (): boolean => {
+  const hash = new URLSearchParams(window.location.hash.slice(1));
+  if (telegramLaunchKeys.some((k) => hash.get(k))) return true;
+  try {
+    const saved = sessionStorage.getItem('__telegram__initParams');
+    return saved !== null && saved.includes('tgWebAppData');
+  } catch {
+    return false;
+  }
+};
+
+/** The mini-app is served under /app (framable by Telegram's web clients); the site at /. */
+export const basename = window.location.pathname.startsWith('/app') ? '/app' : '';
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <main>
-        <h1>MONEY</h1>
-        <p>Telegram Native Social Money. Next click price: ${formatMoney('30')}</p>
-      </main>
-    </StrictMode>,
-  );
+  const tree = hasInitData() ? import('./mini-app/app.tsx') : import('./site/app.tsx');
+  void tree.then((m) => m.mount(root, basename));
 }
