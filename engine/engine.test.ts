@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryTapStore } from './adapters/memory-tap-store.ts';
+import { economy } from './economy.ts';
+import { Engine, engineTiming, genericFailureMessage, noEnergyMessage, upgradeSuccessMessage, type EngineDeps } from './engine.ts';
+import { money } from './money.ts';
+import { passiveAccrued, passivePerSecond } from './passive.ts';
+import type { EngineSnapshot } from './snapshot.ts';
+import { counterIds, FakeServer, type FakeServerOptions } from './testing/fake-server.ts';
+import { ManualTime } from './testing/manual-time.ts';
+
+const setup = async (options: FakeServerOptions & { store?: MemoryTapStore; ids?: () => string } = {}) => {
+  const time = new ManualTime();
+  const server = new FakeServer(time, { scheduler: time, ...options });
+  const store = options.store ?? new MemoryTapStore();
+  const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds() };
+  const engine = new Engine(deps);
+  const snapshots: EngineSnapshot[] = [];
+  engine.subscribe((s) => snapshots.push(s));
+  const started = engine.start();
+  await time.advance(options.latencyMs ?? 0);
+  await started;
+  const snap = () => engine.getSnapshot();
+  return { time, server, store, engine, snapshots, snap };
+};
+
+const clicks = (server: FakeServer) => server.calls.filter((c) => c.kind === 'click');
+
+describe('engine', () => {
+  it('loads the status at start and becomes ready', async () => {
+    const { snap } = await setup({ start: { totalEarn: '12.50', fingerLevel: 3, energyLevel: 2, availableEnergy: 700 } });
+    expect(snap()).toMatchObject({ ready: true, totalEarn: '12.5', energy: 700, maxEnergy: 1_000, clickValue: 3, fingerLevel: 3 });
+  });
+
+  it('applies a tap at once: energy −1, totalEarn + click value', async () => {
+    const { engine, snap } = await setup({ start: { fingerLevel: 4, availableEnergy: 10 } });
+    expect(engine.tap(1)).toBe(1);
+    expect(snap()).toMatchObject({ energy: 9, totalEarn: '4', balance: '4', totalClick: 1, pendingTaps: 1, tapStreak: 1 });
+  });
+
+  it('refuses a tap at 0 energy with the §4 message, and applies only what energy allows', async () => {
+    const { engine, snap } = await setup({ start: { availableEnergy: 2 } });
+    expect(engine.tap(3)).toBe(2);
+    expect(snap().message?.text).toBe(noEnergyMessage);
+    const firstId = snap().message?.id;
+    expect(engine.tap(1)).toBe(0);
+    expect(snap()).toMatchObject({ energy: 0, totalEarn: '2' });
+    expect(snap().message?.id).toBeGreaterThan(firstId!);
+  });
+
+  it('regenerates 1 energy every 5 s up to 500 × energy level', async () => {
+    const { time, snap } = await setup({ start: { availableEnergy: 497 } });
+    await time.advance(4_999);
+    expect(snap().energy).toBe(497);
+    await time.advance(1);
+    expect(snap().energy).toBe(498);
+    await time.advance(60_000);
+    expect(snap().energy).toBe(500);
+  });
+
+  it('adds passive income to autoEarn on the 1 s tick, as passiveAccrued computes it', async () => {
+    const levels = { 4: 3, 5: 2 };
+    const { time, snap } = await setup({ start: { passiveEarnLevel: levels, totalEarn: '1' } });
+    expect(snap().passivePerSecond).toBe(passivePerSecond(levels));
+    await time.advance(2_500);
+    expect(snap().autoEarn).toBe(passiveAccrued(levels, 0, 2_000).toFixed());
+    expect(snap().balance).toBe(money(1).plus(passiveAccrued(levels, 0, 2_000)).toFixed());
+  });
+
+  it('auto-clicks every 10 s with amount = min(Finger level, 53) when energy allows, sent as taps', async () => {
+    const { time, server, snap } = await setup({ start: { passiveEarnLevel: { 3: 60 }, fingerLevel: 2, availableEnergy: 500 } });
+    await time.advance(9_999);
+    expect(snap().pendingTaps).toBe(0);
+    await time.advance(1);
+    expect(snap()).toMatchObject({ energy: 500 - 53, totalEarn: String(53 * 2), tapStreak: 0 });
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(clicks(server).map((c) => (c.body as { click: number }).click)).toEqual([53]);
+  });
+
+  it('skips the auto-click when energy < amount × click value', async () => {
+    const { time, snap } = await setup({ start: { passiveEarnLevel: { 3: 10 }, fingerLevel: 5, availableEnergy: 47 } });
+    await time.advance(10_000);
+    expect(snap()).toMatchObject({ pendingTaps: 0, totalEarn: '0' });
+  });
+
+  it('batches taps with a 300 ms debounce into one POST /click with batchId and seq', async () => {
+    const { engine, time, server, snap } = await setup();
+    for (let i = 0; i < 5; i++) {
+      engine.tap(1);
+      await time.advance(100);
+    }
+    expect(clicks(server)).toHaveLength(0);
+    await time.advance(200);
+    expect(clicks(server).map((c) => c.body)).toEqual([{ click: 5, batchId: 'b1', seq: 1 }]);
+    expect(snap()).toMatchObject({ pendingTaps: 0, totalEarn: '5', totalClick: 5 });
+    engine.tap(2);
+    await time.advance(300);
+    expect(clicks(server).map((c) => c.body)).toEqual([
+      { click: 5, batchId: 'b1', seq: 1 },
+      { click: 2, batchId: 'b2', seq: 2 },
+    ]);
+  });
+
+  it('still sends during a long run of taps, at most the max wait after the first', async () => {
+    const { engine, time, server } = await setup();
+    for (let i = 0; i < 60; i++) {
+      engine.tap(1);
+      await time.advance(20);
+    }
+    const sent = clicks(server).map((c) => (c.body as { click: number }).click);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(sent[0]).toBeLessThanOrEqual(engineTiming.clickBatchMaxWaitMs / 20 + 1);
+  });
+
+  it('resets the tap streak after 3 s idle', async () => {
+    const { engine, time, snap } = await setup();
+    engine.tap(1);
+    await time.advance(2_000);
+    engine.tap(2);
+    await time.advance(2_999);
+    expect(snap().tapStreak).toBe(3);
+    await time.advance(1);
+    expect(snap().tapStreak).toBe(0);
+  });
+
+  it('claims offline income every 90 s', async () => {
+    const { time, server, snap } = await setup({ start: { passiveEarnLevel: { 4: 1 } } });
+    await time.advance(89_999);
+    expect(server.calls.filter((c) => c.kind === 'claim')).toHaveLength(0);
+    await time.advance(1);
+    expect(server.calls.filter((c) => c.kind === 'claim')).toHaveLength(1);
+    expect(snap()).toMatchObject({ totalEarn: '180', autoEarn: '0' });
+  });
+
+  it('sends pending taps and claims before an upgrade, then reconciles to the new levels', async () => {
+    const { engine, server, snap } = await setup({ start: { totalEarn: '25', fingerLevel: 1 } });
+    engine.tap(5);
+    const result = await engine.upgrade(1);
+    expect(result).toEqual({ ok: true, message: upgradeSuccessMessage });
+    expect(server.calls.map((c) => c.kind)).toEqual(['status', 'click', 'claim', 'update-level']);
+    expect(snap()).toMatchObject({ fingerLevel: 2, clickValue: 2, totalEarn: '0' });
+  });
+
+  it('passes the server message when an upgrade is refused', async () => {
+    const { engine, snap } = await setup({ start: { totalEarn: '1' } });
+    const result = await engine.upgrade(2);
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/unaffordable/);
+    expect(snap().energyLevel).toBe(1);
+  });
+
+  it('reconciles to the server when it accepts fewer taps than sent', async () => {
+    const { engine, time, snap } = await setup({ maxAcceptPerBatch: 3 });
+    engine.tap(5);
+    await time.advance(300);
+    expect(snap()).toMatchObject({ totalEarn: '3', totalClick: 3, pendingTaps: 0, energy: 497 });
+  });
+
+  it('keeps taps made while a batch is in flight on screen when its answer arrives', async () => {
+    const { engine, time, snap } = await setup({ latencyMs: 200 });
+    engine.tap(4);
+    await time.advance(300); // batch b1 leaves; the answer needs 200 ms
+    engine.tap(3);
+    expect(snap()).toMatchObject({ totalEarn: '7', energy: 493 });
+    await time.advance(200); // b1 answered: server says 4, plus 3 taps not yet sent
+    expect(snap()).toMatchObject({ totalEarn: '7', energy: 493, pendingTaps: 3 });
+  });
+
+  it('retries a failed batch with the same batchId and exponential backoff, and goes offline meanwhile', async () => {
+    const { engine, time, server, snap } = await setup();
+    server.failNext('drop', 'lose');
+    engine.tap(2);
+    await time.advance(300);
+    expect(snap()).toMatchObject({ online: false, totalEarn: '2', pendingTaps: 2 });
+    await time.advance(engineTiming.retryBaseMs); // 2nd try: processed, answer lost
+    await time.advance(engineTiming.retryBaseMs * 2 - 1);
+    expect(clicks(server)).toHaveLength(2);
+    await time.advance(1); // 3rd try: the repeated batchId returns the first answer
+    const ids = clicks(server).map((c) => (c.body as { batchId: string }).batchId);
+    expect(ids).toEqual(['b1', 'b1', 'b1']);
+    expect(server.totalClick).toBe(2);
+    expect(snap()).toMatchObject({ online: true, totalEarn: '2', pendingTaps: 0 });
+  });
+
+  it('keeps counting offline against its own energy model and sends when the network returns', async () => {
+    const { engine, time, server, snap } = await setup();
+    server.offline = true;
+    for (let i = 0; i < 10; i++) {
+      engine.tap(1);
+      await time.advance(500);
+    }
+    expect(snap()).toMatchObject({ online: false, totalEarn: '10', energy: 491, pendingTaps: 10 });
+    server.offline = false;
+    await time.advance(engineTiming.retryMaxMs);
+    expect(server.totalClick).toBe(10);
+    expect(snap()).toMatchObject({ online: true, totalEarn: '10', pendingTaps: 0 });
+  });
+
+  it('persists unacknowledged taps and sends them at the next start with the same batchIds', async () => {
+    const store = new MemoryTapStore();
+    const first = await setup({ store });
+    first.server.offline = true;
+    first.engine.tap(3);
+    await first.time.advance(300);
+    first.engine.tap(2);
+    await first.time.advance(engineTiming.persistDelayMs);
+    expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3 }], unsent: 2 });
+    first.engine.stop();
+
+    const second = await setup({ store, ids: counterIds('n') });
+    await second.time.advance(0);
+    expect(clicks(second.server).map((c) => c.body)).toEqual([
+      { click: 3, batchId: 'b1', seq: 1 },
+      { click: 2, batchId: 'n1', seq: 2 },
+    ]);
+    expect(second.server.totalClick).toBe(5);
+    expect(store.record).toEqual({ batches: [], unsent: 0 });
+  });
+
+  it('drops a batch the server refuses as bad input (4xx) and reloads the status', async () => {
+    const { engine, time, server, snap } = await setup();
+    server.rejectWith(400);
+    engine.tap(2);
+    await time.advance(300);
+    expect(server.calls.map((c) => c.kind)).toEqual(['status', 'click', 'status']);
+    expect(snap()).toMatchObject({ online: true, totalEarn: '0', pendingTaps: 0, energy: 500 });
+  });
+
+  it('posts at most one snapshot per frame at 50 taps/s', async () => {
+    const { engine, time, snapshots } = await setup();
+    const before = snapshots.length;
+    for (let i = 0; i < 100; i++) {
+      engine.tap(1);
+      await time.advance(20);
+    }
+    const posted = snapshots.length - before;
+    expect(posted).toBeLessThanOrEqual(Math.ceil((100 * 20) / engineTiming.frameFallbackMs));
+    expect(posted).toBeGreaterThan(50);
+    expect(snapshots.at(-1)!.totalClick).toBe(100);
+  });
+
+  it('coalesces a burst within one frame into one snapshot', async () => {
+    const { engine, time, snapshots } = await setup();
+    await time.advance(100);
+    const before = snapshots.length;
+    for (let i = 0; i < 30; i++) engine.tap(1);
+    await time.advance(engineTiming.frameFallbackMs);
+    expect(snapshots.length - before).toBe(1);
+    expect(snapshots.at(-1)!.energy).toBe(470);
+  });
+
+  it('keeps a snapshot with every item at a high level under 4 KiB', async () => {
+    const levels = Object.fromEntries(Array.from({ length: 19 }, (_, i) => [i + 3, 4_000 + i]));
+    const { engine, snap } = await setup({ start: { passiveEarnLevel: levels, fingerLevel: 5_000, energyLevel: 5_000, totalEarn: '9'.repeat(300) } });
+    engine.tap(1);
+    expect(new TextEncoder().encode(JSON.stringify(snap())).length).toBeLessThanOrEqual(4_096);
+    expect(structuredClone(snap())).toEqual(snap());
+  });
+
+  it('reports a failed claim with the §8 message', async () => {
+    const { engine, server } = await setup();
+    server.offline = true;
+    expect(await engine.claim()).toEqual({ ok: false, message: genericFailureMessage });
+  });
+
+  it('refuses taps before the first status has answered', async () => {
+    const time = new ManualTime();
+    const server = new FakeServer(time);
+    server.offline = true;
+    const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
+    void engine.start();
+    await time.advance(0);
+    expect(engine.tap(1)).toBe(0);
+    server.offline = false;
+    await time.advance(engineTiming.retryBaseMs);
+    expect(engine.ready).toBe(true);
+    expect(engine.tap(1)).toBe(1);
+    engine.stop();
+    expect(time.pending).toBe(0);
+  });
+});

@@ -1,0 +1,77 @@
+import type { IdGenerator, PendingTapsRecord, TapBatch } from './ports.ts';
+
+/**
+ * Taps applied on the device and not yet acknowledged by the server: a count not yet cut into a
+ * batch, then a queue of batches in send order. A batch keeps its batchId and seq for life, so a
+ * retry is the same request and the server credits it at most once (DESIGN.md).
+ */
+export class PendingTaps {
+  private unsentTaps = 0;
+  private queue: TapBatch[] = [];
+  private nextSeq = 1;
+
+  /** Every tap not yet acknowledged: the unsent ones and those in batches. */
+  get count(): number {
+    let total = this.unsentTaps;
+    for (const b of this.queue) total += b.click;
+    return total;
+  }
+
+  get unsent(): number {
+    return this.unsentTaps;
+  }
+
+  /** The batch to send next (the oldest one), if any. */
+  get head(): TapBatch | undefined {
+    return this.queue[0];
+  }
+
+  get batches(): readonly TapBatch[] {
+    return this.queue;
+  }
+
+  /** Records `n` taps applied on the device. */
+  add(n: number): void {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`tap count must be a whole number ≥ 0, got ${n}`);
+    this.unsentTaps += n;
+  }
+
+  /** Cuts the unsent taps into a new batch at the end of the queue; null when there are none. */
+  cut(newId: IdGenerator): TapBatch | null {
+    if (this.unsentTaps === 0) return null;
+    const batch: TapBatch = { batchId: newId(), seq: this.nextSeq++, click: this.unsentTaps };
+    this.unsentTaps = 0;
+    this.queue.push(batch);
+    return batch;
+  }
+
+  /** Removes an acknowledged (or definitively refused) batch; false when it was not queued. */
+  settle(batchId: string): boolean {
+    const index = this.queue.findIndex((b) => b.batchId === batchId);
+    if (index < 0) return false;
+    this.queue.splice(index, 1);
+    return true;
+  }
+
+  /** What to persist so the taps survive a reload. */
+  record(): PendingTapsRecord {
+    return { batches: this.queue.map((b) => ({ ...b })), unsent: this.unsentTaps };
+  }
+
+  /** Adds what a previous session left (its batches keep their ids; new seqs continue after them). */
+  restore(record: PendingTapsRecord | null): void {
+    if (!record) return;
+    for (const b of record.batches) {
+      if (!isBatch(b) || this.queue.some((q) => q.batchId === b.batchId)) continue;
+      this.queue.push({ batchId: b.batchId, seq: b.seq, click: b.click });
+      this.nextSeq = Math.max(this.nextSeq, b.seq + 1);
+    }
+    if (Number.isInteger(record.unsent) && record.unsent > 0) this.unsentTaps += record.unsent;
+  }
+}
+
+const isBatch = (b: unknown): b is TapBatch => {
+  if (typeof b !== 'object' || b === null) return false;
+  const { batchId, seq, click } = b as Record<string, unknown>;
+  return typeof batchId === 'string' && Number.isInteger(seq) && Number.isInteger(click) && (click as number) > 0;
+};

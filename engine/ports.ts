@@ -1,0 +1,70 @@
+import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from './api-types.ts';
+
+/** The engine's only source of time (epoch ms on the device). */
+export interface Clock {
+  now(): number;
+}
+
+/** An opaque timer handle from a Scheduler. */
+export type TimerHandle = unknown;
+
+/** setTimeout/clearTimeout over the injected clock, so tests can step time instead of sleeping. */
+export interface Scheduler {
+  setTimeout(callback: () => void, delayMs: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** The answer to `POST /update-level`: the fresh status, or the server's refusal message. */
+export type UpdateLevelResult = { ok: true; status: UserStatus } | { ok: false; message: string };
+
+/**
+ * The server calls the engine makes (spec §7). Methods reject with a TransportError when the call
+ * did not get a usable answer (network failure or a non-2xx status).
+ */
+export interface Transport {
+  getStatus(): Promise<UserStatus>;
+  click(payload: Required<ClickPayload>): Promise<ClickResult>;
+  claim(): Promise<ClaimResult>;
+  updateLevel(levelKey: number): Promise<UpdateLevelResult>;
+}
+
+/**
+ * A failed call. `retryable` is false only when the server judged the request itself bad (a 4xx
+ * other than 401, 403, 408 and 429): sending it again cannot succeed.
+ */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** True for the HTTP statuses worth retrying: none (network), 401/403 (init data refresh), 408, 429, 5xx. */
+export const isRetryableStatus = (status: number | null): boolean =>
+  status === null || status >= 500 || status === 401 || status === 403 || status === 408 || status === 429;
+
+/** A batch of taps with its idempotency key, as sent in `POST /click`. */
+export interface TapBatch {
+  readonly batchId: string;
+  readonly seq: number;
+  readonly click: number;
+}
+
+/** What survives a reload: batches not yet acknowledged, and taps not yet put in a batch. */
+export interface PendingTapsRecord {
+  batches: TapBatch[];
+  unsent: number;
+}
+
+/** Keeps unacknowledged taps across reloads (IndexedDB in the browser, memory elsewhere). */
+export interface TapStore {
+  load(): Promise<PendingTapsRecord | null>;
+  save(record: PendingTapsRecord): Promise<void>;
+}
+
+/** Makes a unique batch id (randomness is injected: the engine never calls Math.random). */
+export type IdGenerator = () => string;
