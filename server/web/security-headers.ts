@@ -1,0 +1,89 @@
+/**
+ * Security headers per path (issue 7 §4, issue 8). Two policies, because the two route trees live
+ * under different paths: the mini-app under /app may be framed by Telegram's web clients and loads
+ * the Telegram, Adsgram and Turnstile origins; the public pages load nothing but our own origin and
+ * may not be framed at all. API answers get a deny-all policy (they are JSON, never documents).
+ */
+
+/** Origins the mini-app talks to, besides its own. */
+export const miniAppOrigins = {
+  // Telegram's web clients (web.telegram.org/k, /a) frame the mini-app.
+  frameAncestors: ['https://web.telegram.org', 'https://*.telegram.org'],
+  // Adsgram's SDK script (sad.adsgram.ai) and Cloudflare Turnstile's widget script.
+  scripts: ['https://telegram.org', 'https://sad.adsgram.ai', 'https://challenges.cloudflare.com'],
+  // Adsgram reports impressions and fetches creatives; Turnstile's widget calls home.
+  connect: ['https://*.adsgram.ai', 'https://challenges.cloudflare.com'],
+  // Turnstile renders in an iframe; Adsgram plays ads in one.
+  frames: ['https://challenges.cloudflare.com', 'https://*.adsgram.ai'],
+  media: ['https://*.adsgram.ai'],
+} as const;
+
+export type PageKind = 'mini-app' | 'site' | 'api';
+
+/** Which policy a request path gets: /app and /app/* are the mini-app, the API prefix is API, the rest the site. */
+export const pageKind = (path: string, apiPrefix: string): PageKind => {
+  const p = path.split('?')[0] ?? path;
+  if (p === '/app' || p.startsWith('/app/')) return 'mini-app';
+  if (p === apiPrefix || p.startsWith(`${apiPrefix}/`) || p.startsWith('/money/api/')) return 'api';
+  return 'site';
+};
+
+const directives = (d: Record<string, string[]>): string =>
+  Object.entries(d)
+    .map(([name, values]) => (values.length ? `${name} ${values.join(' ')}` : name))
+    .join('; ');
+
+/** The Content-Security-Policy for one kind of page. */
+export const contentSecurityPolicy = (kind: PageKind, https: boolean): string => {
+  const upgrade: Record<string, string[]> = https ? { 'upgrade-insecure-requests': [] } : {};
+  if (kind === 'api') return directives({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] });
+  // Both trees: React sets style attributes and sonner injects a <style> element, hence
+  // 'unsafe-inline' for styles only; scripts are never inline (the config block is JSON data).
+  const common = {
+    'default-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Avatars come from Telegram's and X's CDNs.
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    'font-src': ["'self'", 'data:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+  };
+  if (kind === 'site') {
+    return directives({
+      ...common,
+      'script-src': ["'self'"],
+      'connect-src': ["'self'"],
+      'frame-ancestors': ["'none'"],
+      ...upgrade,
+    });
+  }
+  return directives({
+    ...common,
+    'script-src': ["'self'", ...miniAppOrigins.scripts],
+    'connect-src': ["'self'", ...miniAppOrigins.connect],
+    'frame-src': [...miniAppOrigins.frames],
+    'media-src': ["'self'", 'blob:', ...miniAppOrigins.media],
+    // The engine runs in a module Web Worker built into /assets.
+    'worker-src': ["'self'", 'blob:'],
+    'frame-ancestors': [...miniAppOrigins.frameAncestors],
+    ...upgrade,
+  });
+};
+
+/** Every security header for a path; `https` adds HSTS and upgrade-insecure-requests. */
+export const securityHeaders = (path: string, opts: { apiPrefix: string; https: boolean }): Record<string, string> => {
+  const kind = pageKind(path, opts.apiPrefix);
+  const headers: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy(kind, opts.https),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()',
+  };
+  // X-Frame-Options has no allow-list form, so the mini-app relies on frame-ancestors alone.
+  if (kind !== 'mini-app') headers['x-frame-options'] = 'DENY';
+  if (kind !== 'mini-app') headers['cross-origin-resource-policy'] = 'same-origin';
+  if (kind === 'site') headers['cross-origin-opener-policy'] = 'same-origin';
+  if (opts.https) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+  return headers;
+};

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
+import { encodedBody, loadAssets, makeAsset, pickEncoding, warmCompression, type Asset } from './asset-store.ts';
+import { injectConfig } from './index-html.ts';
+import { securityHeaders } from './security-headers.ts';
+
+export interface WebOptions {
+  /** The Vite build output (dist/). */
+  distDir: string;
+  /** What the client reads from the config block. */
+  publicConfig: PublicConfig;
+  /** True behind https (PUBLIC_URL is https): adds HSTS and upgrade-insecure-requests. */
+  https: boolean;
+}
+
+/** The client routes of both trees (spec §2); each answers with index.html and lets the router take over. */
+export const documentPaths = ['/', '/policy', '/terms', '/app', '/app/*'] as const;
+
+// Vite names what it puts in /assets by content hash, so those never change: cache for a year.
+const immutable = 'public, max-age=31536000, immutable';
+// Files copied from public/ keep their names; revalidate them daily with the ETag.
+const daily = 'public, max-age=86400';
+// The document carries the config and the current asset names: always revalidate.
+const noCache = 'no-cache';
+
+const send = async (req: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string, status = 200) => {
+  reply.header('cache-control', cacheControl).header('etag', asset.etag).header('content-type', asset.contentType);
+  if (asset.compressible) reply.header('vary', 'Accept-Encoding');
+  if (status === 200 && req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+  const encoding = asset.compressible ? pickEncoding(req.headers['accept-encoding']) : 'identity';
+  const body = await encodedBody(asset, encoding);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.code(status).send(body);
+};
+
+/**
+ * Serves the built client on the app: the document routes of both trees with the runtime config
+ * injected, hashed assets with long caching, and security headers on every response (site, mini-app
+ * and API each get their own policy). Registered on the root instance so its hook covers the API too.
+ * Resolves when the assets' compressed forms are ready.
+ */
+export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<void> => {
+  const indexPath = join(opts.distDir, 'index.html');
+  if (!existsSync(indexPath)) throw new Error(`The client is not built: ${indexPath} is missing (run npm run build).`);
+  const assets = loadAssets(opts.distDir);
+  const index = makeAsset('/index.html', Buffer.from(injectConfig(readFileSync(indexPath, 'utf8'), opts.publicConfig)));
+  // Raw index.html still has the marker instead of the config: never serve it as a file.
+  assets.delete('/index.html');
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.headers(securityHeaders(req.url, { apiPrefix, https: opts.https }));
+  });
+
+  for (const path of documentPaths) app.get(path, (req, reply) => send(req, reply, index, noCache));
+
+  // Everything else: a built file, or the site's not-found page (404 with the document, so the
+  // router can say so), except under the API, whose 404 stays the API's own.
+  app.get('/*', (req, reply) => {
+    let path: string;
+    try {
+      path = decodeURIComponent((req.url.split('?')[0] ?? '/').replace(/\/+$/, ''));
+    } catch {
+      return reply.code(400).send({ error: 'Bad Request', message: 'Malformed URL' });
+    }
+    const asset = assets.get(path);
+    if (asset) return send(req, reply, asset, path.startsWith('/assets/') ? immutable : daily);
+    if (path.startsWith('/money/')) return reply.callNotFound();
+    return send(req, reply, index, noCache, 404);
+  });
+
+  return warmCompression([index, ...[...assets].filter(([p]) => !p.endsWith('.map')).map(([, a]) => a)]);
+};
