@@ -1,0 +1,28 @@
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+
+// Tell React that updates in these tests are wrapped in act().
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const mounted: { root: Root; host: HTMLElement }[] = [];
+
+/** Renders into a fresh element of the real document and returns it. */
+export const render = async (ui: ReactNode): Promise<HTMLElement> => {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const root = createRoot(host);
+  await act(async () => root.render(ui));
+  mounted.push({ root, host });
+  return host;
+};
+
+/** Unmounts everything render() mounted (call from afterEach). */
+export const cleanup = async (): Promise<void> => {
+  for (const { root, host } of mounted.splice(0)) {
+    await act(async () => root.unmount());
+    host.remove();
+  }
+};
+
+/** Lets pending promises and React updates settle. */
+export const settle = (): Promise<void> => act(async () => new Promise((r) => setTimeout(r, 0)));
