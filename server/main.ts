@@ -1,0 +1,161 @@
+/**
+ * `npm start`: reads the env once, builds the client when dist/ is stale, opens the database
+ * (migrations applied), serves the site, the mini-app and the API on one port, runs the bot when
+ * BOT_TOKEN is set, prints where to go, and shuts down cleanly on SIGTERM/SIGINT.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { apiPrefix, type PublicConfig } from '../engine/api-types.ts';
+import { createApp } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDb, type Db } from './db/db.ts';
+import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
+import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
+import { launchUrl } from './dev/launch-url.ts';
+import { ensureClientBuilt } from './web/build-client.ts';
+import { registerWeb } from './web/web-plugin.ts';
+import { createBot } from './bot/bot.ts';
+import { startBroadcastWorker } from './bot/broadcast-worker.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// A stuck close (a hung request, an unreachable database) must not keep a stopping process alive forever.
+const shutdownDeadlineMs = 15_000;
+
+/** What the browser reads from the config block. */
+export const publicConfigOf = (config: Config): PublicConfig => ({
+  botUsername: config.BOT_USERNAME,
+  twitterUrl: config.TWITTER_URL,
+  channelUrl: config.CHANNEL_URL,
+  communityUrl: config.COMMUNITY_URL,
+  adsgramBlockId: config.ADSGRAM_BLOCK_ID,
+  turnstileSiteKey: config.TURNSTILE_SITE_KEY,
+  storyShareUserId: config.STORY_SHARE_USER_ID,
+  apiBase: apiPrefix,
+});
+
+interface Telegram {
+  stop(): Promise<void>;
+}
+
+/** The bot (long polling) and the broadcast worker; both only with a real BOT_TOKEN. */
+const startTelegram = async (opts: { db: Db; clock: Clock; token: string; miniAppUrl: string }): Promise<Telegram> => {
+  const apiRoot = 'https://api.telegram.org';
+  const bot = createBot({ token: opts.token, apiRoot, miniAppUrl: opts.miniAppUrl });
+  // bot.start() resolves only when polling stops; a failure to reach Telegram is logged, not fatal.
+  const polling = bot.start({ drop_pending_updates: false }).catch((err: unknown) => console.error('bot: polling stopped:', err));
+  const worker = startBroadcastWorker({
+    db: opts.db,
+    clock: opts.clock,
+    token: opts.token,
+    apiRoot,
+    ratePerSecond: 25,
+    concurrency: 4,
+    leaseMs: 120_000,
+    idlePollMs: 2_000,
+    timeoutSeconds: 30,
+    log: (m) => console.log(m),
+  });
+  return {
+    stop: async () => {
+      await bot.stop();
+      await polling;
+      // Sends in flight are recorded before the database closes; the queue resumes on the next start.
+      await worker.stop({ deadlineMs: 10_000 });
+    },
+  };
+};
+
+const readConfig = (): Config => {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+};
+
+const main = async (): Promise<void> => {
+  const config = readConfig();
+  if (process.env.SKIP_CLIENT_BUILD !== '1') ensureClientBuilt(root);
+
+  const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
+  const testClock = config.TEST_MODE ? offsetClock() : undefined;
+  const clock: Clock = testClock ?? systemClock;
+  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+
+  const db: Db = await openDb(config);
+  let app: FastifyInstance;
+  let telegram: Telegram | undefined;
+  try {
+    app = await createApp({ db, config: { ...config, BOT_TOKEN: bot.token }, clock, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
+    if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
+    if (testClock !== undefined) registerTestClock(app, testClock);
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+
+  if (!bot.development) telegram = await startTelegram({ db, clock, token: bot.token, miniAppUrl: `${publicUrl}/app` });
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (signal: string): Promise<void> =>
+    (stopping ??= (async () => {
+      console.log(`${signal}: finishing requests in flight and shutting down…`);
+      const force = setTimeout(() => {
+        console.error(`Shutdown took longer than ${shutdownDeadlineMs / 1000} s; exiting anyway.`);
+        process.exit(1);
+      }, shutdownDeadlineMs);
+      force.unref();
+      // Stop taking new work first (updates, broadcasts), then requests; Fastify's close waits for
+      // requests in flight and runs the API's onClose hooks (grouped writes are flushed there).
+      await telegram?.stop();
+      await app.close();
+      await db.close();
+      clearTimeout(force);
+      console.log('Stopped.');
+    })());
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => {
+      shutdown(signal).then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error('Shutdown failed:', err);
+          process.exit(1);
+        },
+      );
+    });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
+  const site = config.PUBLIC_URL !== undefined ? publicUrl : `http://localhost:${port}`;
+  const lines = [
+    '',
+    `MONEY is running on ${config.HOST}:${port} (${db.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR, 'pglite')}`}).`,
+    `  Site:         ${site}/`,
+    `  Mini-app:     ${site}/app   (Telegram opens it with signed init data)`,
+  ];
+  if (config.NODE_ENV !== 'production') {
+    const demo = launchUrl({ publicUrl: site, botToken: bot.token, nowMs: clock.now() });
+    lines.push(`  Demo launch:  ${demo}`, `                (signed for @demo_player; valid ${Math.round(config.INIT_DATA_MAX_AGE_S / 3600)} h)`);
+  }
+  if (bot.development) {
+    lines.push(
+      `  Fresh launch: ${site}/dev/launch   (?user=<id>&start=<refcode> for another player)`,
+      `  Bot:          off: no BOT_TOKEN, so init data is signed with a development token kept in ${resolve(config.DATA_DIR, devTokenFile)}`,
+    );
+  } else lines.push(`  Bot:          @${config.BOT_USERNAME}, polling for updates; broadcasts sent from the queue`);
+  if (config.TEST_MODE) lines.push('  TEST_MODE:    the server clock can be moved forward (POST /money/api/test/clock)');
+  console.log(lines.join('\n'));
+};
+
+main().catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') console.error(`Port ${process.env.PORT ?? 3000} is in use: stop the other server or set PORT.`);
+  else console.error('MONEY failed to start:', err);
+  process.exit(1);
+});
