@@ -157,6 +157,8 @@ export const economy = {
   offlineRewardCapMs: 3 * 60 * 60 * 1_000,
   humanTapsPerSecond: 20,
   humanTapBurst: 40,
+  /** Idle time that still earns tap credit: network blips deliver taps late, in one batch. */
+  humanTapCreditWindowMs: 10_000,
   initDataMaxAgeMs: 24 * 60 * 60 * 1_000,
 
   // Display (§9)

@@ -1,0 +1,82 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { apiPrefix } from '../engine/api-types.ts';
+import { createAuthenticate } from './auth/authenticate.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import { seedTasks } from './domain/tasks.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { installValidation } from './http/validation.ts';
+import type { RouteContext } from './route-context.ts';
+import { gameRoutes } from './routes/game.ts';
+import { outsideRoutes } from './routes/outside.ts';
+import { publicRoutes } from './routes/public.ts';
+import { referralRoutes } from './routes/referrals.ts';
+import { statusRoutes } from './routes/status.ts';
+import { taskRoutes } from './routes/tasks.ts';
+import type { OutsideServices } from './services.ts';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  /** The server's clock (default: the system clock). */
+  clock?: Clock;
+  /** Outside services; without them, tasks that need one are refused (fail closed). */
+  services?: OutsideServices;
+  /** Fastify logger option (default off; main.ts turns it on). */
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the API: every route under apiPrefix, the OpenAPI document at `${apiPrefix}/openapi.json`,
+ * tasks seeded from server/seed/tasks.json. Binds no port (main.ts listens; tests use inject).
+ */
+export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // Prototype poisoning in JSON is refused, not stripped.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    bodyLimit: 65_536,
+    trustProxy: true,
+  });
+  installValidation(app);
+  installErrorHandler(app);
+
+  const clock = deps.clock ?? systemClock;
+  await seedTasks(deps.db);
+  const ctx: RouteContext = {
+    db: deps.db,
+    config: deps.config,
+    clock,
+    ...(deps.services !== undefined ? { services: deps.services } : {}),
+    authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock }),
+  };
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'MONEY airdrop API', version: '1.0.0', description: 'Tap-to-earn clicker API (spec §7). Amounts are decimal strings.' },
+      components: {
+        securitySchemes: {
+          telegramInitData: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Telegram init data, raw or `tma <raw>`' },
+        },
+      },
+    },
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(statusRoutes, ctx);
+      await api.register(gameRoutes, ctx);
+      await api.register(referralRoutes, ctx);
+      await api.register(taskRoutes, ctx);
+      await api.register(publicRoutes, ctx);
+      await api.register(outsideRoutes, ctx);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: apiPrefix },
+  );
+  return app;
+};

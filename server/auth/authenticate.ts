@@ -1,0 +1,129 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { economy } from '../../engine/economy.ts';
+import { maxEnergy } from '../../engine/energy.ts';
+import { refcodeFrom } from '../../engine/profile.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { body, unauthorized } from '../http/errors.ts';
+import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';
+import { teleAgeDays } from './tele-age.ts';
+
+/** The authenticated player of a request: the user id comes only from verified init data. */
+export interface Player {
+  id: number;
+  initData: VerifiedInitData;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    player?: Player;
+  }
+}
+
+/** The player of an authenticated route (the authenticate hook ran). */
+export const playerOf = (request: FastifyRequest): Player => {
+  if (request.player === undefined) throw unauthorized('Authorization required');
+  return request.player;
+};
+
+/** A small LRU on a Map (insertion order): verified init data and known users stay cheap. */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get(k: K): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): void {
+    this.map.delete(k);
+    this.map.set(k, v);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
+  }
+}
+
+const displayName = (u: TelegramUser): string => [u.first_name, u.last_name].filter((s) => s !== undefined && s !== '').join(' ');
+
+/** What the profile columns should say, as one string: a change updates the row. */
+const profileKey = (u: TelegramUser): string => JSON.stringify([u.username ?? '', displayName(u), u.photo_url ?? null, u.is_premium === true]);
+
+const refcodeRetries = 8;
+
+/**
+ * Creates the player on their first valid call (unique 6-character refcode, teleAge from the id
+ * table, Premium from init data) and keeps the profile columns current on later calls.
+ */
+export const ensureUser = async (db: Db, u: TelegramUser, nowMs: number): Promise<void> => {
+  const teleUsername = u.username ?? displayName(u);
+  for (let attempt = 0; ; attempt++) {
+    const refcode = refcodeFrom(Array.from({ length: economy.refcodeLength }, () => randomInt(0, 1 << 30)));
+    try {
+      await db.query(
+        `INSERT INTO users (id, refcode, tele_username, tele_name, tele_avatar, tele_age, is_premium,
+                            finger_level, energy_level, energy, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $11, $11)
+         ON CONFLICT (id) DO UPDATE SET tele_username = EXCLUDED.tele_username, tele_name = EXCLUDED.tele_name,
+           tele_avatar = EXCLUDED.tele_avatar, is_premium = EXCLUDED.is_premium`,
+        [
+          u.id, refcode, teleUsername, displayName(u), u.photo_url ?? null, teleAgeDays(u.id, nowMs), u.is_premium === true,
+          economy.startingFingerLevel, economy.startingEnergyLevel, maxEnergy(economy.startingEnergyLevel), nowMs,
+        ],
+      );
+      return;
+    } catch (err) {
+      // 23505 on users_refcode_key: another player has this refcode; draw again.
+      const e = err as { code?: string; constraint?: string; message?: string };
+      const refcodeClash = e.code === '23505' && (e.constraint === 'users_refcode_key' || /refcode/.test(e.message ?? ''));
+      if (!refcodeClash || attempt >= refcodeRetries) throw err;
+    }
+  }
+};
+
+export interface AuthDeps {
+  db: Db;
+  config: Pick<Config, 'BOT_TOKEN' | 'INIT_DATA_MAX_AGE_S'>;
+  clock: Clock;
+}
+
+/**
+ * The preHandler of every authenticated route: Telegram init data in `Authorization` (raw or
+ * `tma <raw>`), checked in constant time; any failure is a 401 `{ error, message }`.
+ */
+export const createAuthenticate = (deps: AuthDeps) => {
+  if (deps.config.BOT_TOKEN === undefined) throw new Error('createApp needs config.BOT_TOKEN to check Telegram init data');
+  const secret = initDataSecret(deps.config.BOT_TOKEN);
+  const maxAgeS = deps.config.INIT_DATA_MAX_AGE_S;
+  // Verified init data by raw string: the HMAC runs once per session, not once per request.
+  const verified = new Lru<string, VerifiedInitData>(50_000);
+  // Players whose row exists with this profile: the upsert runs once per process and profile.
+  const known = new Lru<number, string>(200_000);
+
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const nowMs = deps.clock.now();
+    const raw = initDataFromHeader(request.headers.authorization);
+    let data = raw === undefined ? undefined : verified.get(raw);
+    if (data !== undefined && Math.floor(nowMs / 1_000) - data.authDate > maxAgeS) data = undefined;
+    if (data === undefined) {
+      const check = verifyInitData(raw, secret, nowMs, maxAgeS);
+      if (!check.ok) {
+        await reply.status(401).send(body(unauthorized(check.message)));
+        return reply;
+      }
+      data = check.data;
+      verified.set(raw!, data);
+    }
+    const profile = profileKey(data.user);
+    if (known.get(data.user.id) !== profile) {
+      await ensureUser(deps.db, data.user, nowMs);
+      known.set(data.user.id, profile);
+    }
+    request.player = { id: data.user.id, initData: data };
+  };
+};
+
+export type Authenticate = ReturnType<typeof createAuthenticate>;

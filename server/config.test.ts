@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('fills the defaults', () => {
+    const c = loadConfig({});
+    expect(c.DATA_DIR).toBe('./data');
+    expect(c.INIT_DATA_MAX_AGE_S).toBe(86_400);
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.TEST_MODE).toBe(false);
+  });
+
+  it('reads flags and numbers from strings, and treats empty strings as unset', () => {
+    const c = loadConfig({ TEST_MODE: 'true', INIT_DATA_MAX_AGE_S: '60', DATABASE_URL: '' });
+    expect(c.TEST_MODE).toBe(true);
+    expect(c.INIT_DATA_MAX_AGE_S).toBe(60);
+    expect(c.DATABASE_URL).toBeUndefined();
+  });
+
+  it('throws one error listing every problem', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'mysql://x', INIT_DATA_MAX_AGE_S: '-5', TEST_MODE: 'maybe' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const key of ['DATABASE_URL', 'INIT_DATA_MAX_AGE_S', 'TEST_MODE', 'BOT_TOKEN']) expect(message).toContain(key);
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { outsideConfigShape } from './services/outside-config.ts';
+
+/** "1"/"true"/"yes" → true; "0"/"false"/"no"/"" → false (env flags are strings). */
+const flag = z
+  .union([z.boolean(), z.string().trim().toLowerCase()])
+  .transform((v, ctx) => {
+    if (typeof v === 'boolean') return v;
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected a boolean flag (1/0/true/false), got "${v}"` });
+    return z.NEVER;
+  });
+
+/** Empty strings in an env file mean "not set". */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+/**
+ * The server's environment, validated once. Others extend it by adding keys to this one object
+ * (service URLs and secrets, PORT, …); every key is the env variable's own name.
+ */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** PostgreSQL connection string; when absent, embedded PGlite runs in DATA_DIR. */
+    DATABASE_URL: optionalString.pipe(
+      z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+    ),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    /** The Telegram bot token that signs init data (`123456:ABC…`). */
+    BOT_TOKEN: optionalString.pipe(z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC…').optional()),
+    /** The bot's username (without @), for referral links. */
+    BOT_USERNAME: z.string().trim().regex(/^[A-Za-z0-9_]{3,64}$/, 'must be a Telegram username without @').default('MoneyClickerBot'),
+    /** Mini-app short name for t.me/<bot>/<app>?startapp= links; empty uses ?startapp on the bot. */
+    MINI_APP_NAME: z.string().trim().default(''),
+    /** Maximum age of Telegram init data (`auth_date`), in seconds. */
+    INIT_DATA_MAX_AGE_S: z.coerce.number().int().positive().max(365 * 86_400).default(86_400),
+    /** Test mode: the launcher may give createApp a steppable clock instead of the system clock. */
+    TEST_MODE: flag.default(false),
+    // Launch and the public config block (issue 8, server/main.ts and server/web).
+    /** The port the site and the API share. */
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    /** The interface to listen on; 0.0.0.0 behind a proxy or in a container. */
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** The public origin users reach (https behind a proxy); defaults to http://localhost:PORT. */
+    PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** The social network (X) profile linked from the site. */
+    TWITTER_URL: z.url().default('https://x.com/money'),
+    /** The Telegram channel linked from the site and the social tasks. */
+    CHANNEL_URL: z.url().default('https://t.me/money_channel'),
+    /** The community group linked from the site. */
+    COMMUNITY_URL: z.url().default('https://t.me/money_community'),
+    /** Adsgram block id for the ads task; empty turns ads off. */
+    ADSGRAM_BLOCK_ID: z.string().trim().default(''),
+    /** Cloudflare Turnstile site key (public half); empty turns the captcha widget off. */
+    TURNSTILE_SITE_KEY: z.string().trim().default(''),
+    /** The Telegram user id that gets the story share in onboarding (§2). */
+    STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
+    // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
+    ...outsideConfigShape,
+  })
+  // `when` makes this run even when other keys failed, so the list of problems is complete.
+  .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), {
+    path: ['BOT_TOKEN'],
+    message: 'is required in production',
+    when: () => true,
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+/** Validates the environment once, throwing one error that lists every problem. */
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new Error(`Invalid server configuration:\n${problems.join('\n')}`);
+};

@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { migrate } from './migrate.ts';
+
+/** One result of a query: rows as objects, and the number of rows the statement touched. */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** Anything that runs SQL: the database itself, or a transaction. */
+export interface Queryable {
+  /** One statement with $1… parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** The storage the server runs on: PostgreSQL through `pg`, or embedded PGlite. */
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** PostgreSQL only: a schema to create (if missing) and put first on the search_path (test isolation). */
+  schema?: string;
+  /** PGlite only: run in memory instead of DATA_DIR (tests). */
+  inMemory?: boolean;
+  /** Apply the migrations of server/db/migrations (default true). */
+  migrate?: boolean;
+  /** Pool size for PostgreSQL (default 10). */
+  poolSize?: number;
+}
+
+// NUMERIC stays a decimal string (money is exact); BIGINT counters and epoch-ms fit a JS number.
+const numericOid = 1700;
+const int8Oid = 20;
+const parseInt8 = (v: string): number => Number(v);
+const keepString = (v: string): string => v;
+
+const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
+  const schema = opts.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  if (schema !== undefined) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const types = {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === numericOid ? keepString : oid === int8Oid ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    types,
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client's network error must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+    const r = await q.query(sql, params as unknown[] | undefined);
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+  };
+  return {
+    kind: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Queryable = {
+          query: (sql, params) => run(client, sql, params),
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        };
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      if (schema !== undefined && schema.startsWith('t_')) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      await pool.end();
+    },
+  };
+};
+
+const openPglite = async (dataDir: string, opts: OpenDbOptions): Promise<Db> => {
+  let dir: string | undefined;
+  if (opts.inMemory !== true) {
+    dir = resolve(dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+  }
+  const lite = await PGlite.create({
+    ...(dir !== undefined ? { dataDir: dir } : {}),
+    parsers: { [numericOid]: keepString, [int8Oid]: parseInt8 },
+  });
+  type LiteTx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+  const wrap = (q: PGlite | LiteTx): Queryable => ({
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      const r = await q.query<T>(sql, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    exec: async (sql: string) => {
+      await q.exec(sql);
+    },
+  });
+  const base = wrap(lite);
+  return {
+    kind: 'pglite',
+    ...base,
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    close: () => lite.close(),
+  };
+};
+
+/** Opens PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR, and applies the migrations. */
+export const openDb = async (config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, opts: OpenDbOptions = {}): Promise<Db> => {
+  const db = config.DATABASE_URL !== undefined ? await openPostgres(config.DATABASE_URL, opts) : await openPglite(config.DATA_DIR, opts);
+  if (opts.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
+  return db;
+};

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Db } from './db.ts';
+
+const migrationsDir = new URL('./migrations/', import.meta.url);
+const fileName = /^(\d{4})_[a-z0-9_-]+\.sql$/;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The migration files NNNN_name.sql in version order (issue 4 uses 0001–0099, others 0100+). */
+export const listMigrations = (dir: URL = migrationsDir): Migration[] => {
+  const seen = new Map<number, string>();
+  const out: Migration[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith('.sql')) continue;
+    const m = fileName.exec(name);
+    if (m === null) throw new Error(`migration file name must be NNNN_name.sql: ${name}`);
+    const version = Number(m[1]);
+    const dup = seen.get(version);
+    if (dup !== undefined) throw new Error(`two migrations share version ${version}: ${dup}, ${name}`);
+    seen.set(version, name);
+    out.push({ version, name, sql: readFileSync(new URL(name, dir), 'utf8') });
+  }
+  return out.sort((a, b) => a.version - b.version);
+};
+
+// Any fixed number: serialises concurrent starts of several API processes on one PostgreSQL.
+const migrationLockKey = 4_242_001;
+
+/** Applies, in order and each in its own transaction, the migrations not yet recorded. */
+export const migrate = async (db: Db, migrations: Migration[] = listMigrations()): Promise<number[]> => {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`);
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+      if (seen.rows.length > 0) return false;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+};

@@ -1,0 +1,111 @@
+import { economy } from '../../engine/economy.ts';
+import { money, roundCents, toWire, type MoneyInput } from '../../engine/money.ts';
+import type { Queryable } from '../db/db.ts';
+import { badRequest } from '../http/errors.ts';
+
+export type Currency = 'DOLLAR' | 'MONEY';
+
+/** Kinds of MONEY claim that pay the referrer 5 % (DESIGN.md: welcome, Easter egg, tasks; ads are a task). */
+export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads']);
+
+export interface Credit {
+  userId: number;
+  /** Positive to credit, negative to debit; rounded down to the cent when credited. */
+  amount: MoneyInput;
+  /** What the change is for: 'click', 'passive', 'purchase', 'welcome', 'task', 'ads', … */
+  kind: string;
+  /** What it refers to: a batchId, `task:7`, `level:4:12`, … */
+  reference?: string | null;
+  nowMs: number;
+}
+
+const column: Record<Currency, string> = { DOLLAR: 'total_earn', MONEY: 'total_money' };
+
+/** Appends ledger rows (one statement); callers change the balance in the same transaction. */
+export const appendLedger = async (
+  tx: Queryable,
+  rows: readonly { userId: number; currency: Currency; amount: MoneyInput; kind: string; reference?: string | null }[],
+  nowMs: number,
+): Promise<void> => {
+  if (rows.length === 0) return;
+  await tx.query(
+    `INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+     SELECT u, c, a, k, r, $6 FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::text[], $5::text[]) AS t(u, c, a, k, r)`,
+    [rows.map((r) => r.userId), rows.map((r) => r.currency), rows.map((r) => toWire(r.amount)), rows.map((r) => r.kind), rows.map((r) => r.reference ?? null), nowMs],
+  );
+};
+
+/**
+ * Changes one balance and appends its ledger row, in the caller's transaction. A debit that would
+ * go below zero changes nothing and returns null; otherwise returns the new balance.
+ */
+export const changeBalance = async (tx: Queryable, currency: Currency, c: Credit): Promise<string | null> => {
+  const amount = money(c.amount);
+  if (amount.isZero()) {
+    const r = await tx.query<{ v: string }>(`SELECT ${column[currency]} AS v FROM users WHERE id = $1`, [c.userId]);
+    return r.rows[0]?.v ?? null;
+  }
+  const col = column[currency];
+  const r = await tx.query<{ v: string }>(
+    `UPDATE users SET ${col} = ${col} + $2::numeric WHERE id = $1 AND ${col} + $2::numeric >= 0 RETURNING ${col} AS v`,
+    [c.userId, toWire(amount)],
+  );
+  const v = r.rows[0]?.v;
+  if (v === undefined) return null;
+  await appendLedger(tx, [{ userId: c.userId, currency, amount, kind: c.kind, reference: c.reference ?? null }], c.nowMs);
+  return v;
+};
+
+/**
+ * Credits MONEY to a player (ledger row included) and, for claim kinds (welcome, easter, task,
+ * ads), 5 % to their referrer, recorded as the referrer's totalMoneyRef. Returns the amount credited.
+ */
+export const creditMoney = async (tx: Queryable, c: Credit): Promise<string> => {
+  const amount = roundCents(c.amount, 'credit');
+  if (amount.isNegative()) throw badRequest('a credit must not be negative');
+  await changeBalance(tx, 'MONEY', { ...c, amount });
+  if (referrerShareKinds.has(c.kind) && amount.gt(0)) {
+    const r = await tx.query<{ referred_by: number | null }>('SELECT referred_by FROM users WHERE id = $1', [c.userId]);
+    const referrer = r.rows[0]?.referred_by ?? null;
+    if (referrer !== null) {
+      const share = roundCents(amount.times(economy.referralSharePercent).div(100), 'credit');
+      if (share.gt(0)) {
+        await tx.query('UPDATE users SET total_money_ref = total_money_ref + $2::numeric WHERE id = $1', [referrer, toWire(share)]);
+        await changeBalance(tx, 'MONEY', { userId: referrer, amount: share, kind: 'ref-share', reference: `friend:${c.userId}:${c.kind}`, nowMs: c.nowMs });
+      }
+    }
+  }
+  return toWire(amount);
+};
+
+/**
+ * Credits dollars to a player (ledger row included), and settles their pending invite bonus when
+ * this credit takes their totalEarn to $100. Returns the amount credited.
+ */
+export const creditDollars = async (tx: Queryable, c: Credit): Promise<string> => {
+  const amount = roundCents(c.amount, 'credit');
+  if (amount.isNegative()) throw badRequest('a credit must not be negative');
+  const after = await changeBalance(tx, 'DOLLAR', { ...c, amount });
+  if (after !== null && money(after).gte(economy.pendingFriendThresholdDollars)) await settleInviteBonus(tx, c.userId, c.nowMs);
+  return toWire(amount);
+};
+
+/**
+ * DESIGN.md: the +3/+49 invite bonus stays pending until the friend's totalEarn reaches $100; then
+ * both sides get it (the referrer's share also counts in totalRef). Idempotent.
+ */
+export const settleInviteBonus = async (tx: Queryable, friendId: number, nowMs: number): Promise<boolean> => {
+  const r = await tx.query<{ referrer_id: number; bonus: string }>(
+    `UPDATE referrals SET status = 'credited', credited_at_ms = $2
+     WHERE friend_id = $1 AND status = 'pending'
+       AND (SELECT total_earn FROM users WHERE id = $1) >= $3
+     RETURNING referrer_id, bonus`,
+    [friendId, nowMs, economy.pendingFriendThresholdDollars],
+  );
+  const ref = r.rows[0];
+  if (ref === undefined) return false;
+  await changeBalance(tx, 'MONEY', { userId: friendId, amount: ref.bonus, kind: 'invite-bonus', reference: `referrer:${ref.referrer_id}`, nowMs });
+  await tx.query('UPDATE users SET total_ref = total_ref + $2::numeric WHERE id = $1', [ref.referrer_id, ref.bonus]);
+  await changeBalance(tx, 'MONEY', { userId: ref.referrer_id, amount: ref.bonus, kind: 'invite-bonus', reference: `friend:${friendId}`, nowMs });
+  return true;
+};

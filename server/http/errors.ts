@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ApiError as ApiErrorBody } from '../../engine/api-types.ts';
+
+/** A refusal with its HTTP status: the error handler turns it into `{ error, message, field? }`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new ApiError(400, 'Bad Request', message, field);
+export const unauthorized = (message: string) => new ApiError(401, 'Unauthorized', message);
+export const forbidden = (message: string) => new ApiError(403, 'Forbidden', message);
+export const notFound = (message: string, field?: string) => new ApiError(404, 'Not Found', message, field);
+export const conflict = (message: string, field?: string) => new ApiError(409, 'Conflict', message, field);
+export const unavailable = (message: string) => new ApiError(503, 'Service Unavailable', message);
+
+export const body = (e: ApiError): ApiErrorBody => ({
+  error: e.error,
+  message: e.message,
+  ...(e.field !== undefined ? { field: e.field } : {}),
+});
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** The field a schema error is about: a missing property, else the last segment of its path. */
+const fieldOf = (v: AjvError, context: string | undefined): string | undefined => {
+  if (v.keyword === 'required') return String(v.params.missingProperty);
+  if (v.keyword === 'additionalProperties') return String(v.params.additionalProperty);
+  const seg = v.instancePath.split('/').filter(Boolean).pop();
+  return seg ?? context;
+};
+
+const statusText: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
+
+/** Every error leaves as JSON `{ error, message, field? }`; unexpected ones are logged and never leak details. */
+export const installErrorHandler = (app: FastifyInstance): void => {
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) return reply.status(err.status).send(body(err));
+    const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
+    if (fe.validation !== undefined && fe.validation.length > 0) {
+      const v = fe.validation[0]!;
+      const context = fe.validationContext;
+      const field = fieldOf(v, context);
+      const message =
+        v.keyword === 'required'
+          ? `Required parameter "${field}" is missing`
+          : v.keyword === 'additionalProperties'
+            ? `Unknown parameter "${field}"`
+            : v.keyword === 'type' && v.instancePath === '' && context === 'body'
+              ? 'Request body must be a JSON object'
+              : `Parameter "${field}" ${v.message ?? 'is invalid'}`;
+      return reply.status(400).send(body(badRequest(message, field)));
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError' ? 'Request body is not valid JSON' : err.message;
+      return reply.status(status).send({ error: statusText[status] ?? 'Bad Request', message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'Internal Server Error', message: 'Something went wrong, please try again later!' });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: 'Not Found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+};

@@ -1,0 +1,17 @@
+import type { Authenticate } from './auth/authenticate.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import type { OutsideServices } from './services.ts';
+
+/**
+ * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
+ * add `preHandler: ctx.authenticate` and read the player with `playerOf(request)`.
+ */
+export interface RouteContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  services?: OutsideServices;
+  authenticate: Authenticate;
+}
