@@ -1,0 +1,75 @@
+import type {
+  AdsRewardPayload,
+  ClaimTaskPayload,
+  FriendEntry,
+  LeaderboardEntry,
+  Page,
+  SocialConnect,
+  Task,
+  TaskType,
+  UserStatus,
+} from '../../../engine/api-types.ts';
+import { economy } from '../../../engine/economy.ts';
+import { required, type ApiClient } from './client.ts';
+
+/** The §7 calls the mini-app makes outside the game engine (which owns /click, /claim, /update-level). */
+export const getStatus = (api: ApiClient) => api.request<UserStatus>('');
+
+export const getTasks = (api: ApiClient, type: TaskType) =>
+  api.request<Task[]>('/tasks', { query: { type: required(type, 'type', 'getTasks') } });
+
+export const checkTask = (api: ApiClient, body: ClaimTaskPayload) =>
+  api.request<{ boostChannelCnt: number }>('/check-task', { method: 'POST', body: required(body, 'body', 'checkTask') });
+
+export const claimTask = (api: ApiClient, taskId: number, body: ClaimTaskPayload) =>
+  api.request<unknown>('/claim-task', {
+    method: 'POST',
+    query: { task_id: required(taskId, 'task_id', 'claimTask') },
+    body: required(body, 'body', 'claimTask'),
+  });
+
+export const claimWelcome = (api: ApiClient) => api.request<UserStatus>('/claim-welcome-rw', { method: 'POST' });
+export const claimEaster = (api: ApiClient) => api.request<UserStatus>('/claim-easter-egg-rw', { method: 'POST' });
+
+export const updateRefLevel = (api: ApiClient, level: number) =>
+  api.request<unknown>('/update-ref-level', { method: 'POST', query: { level: required(level, 'level', 'updateRefLevel') } });
+
+export const registerReferral = (api: ApiClient, refcode: string) =>
+  api.request<unknown>('/referral', { method: 'POST', query: { refcode: required(refcode, 'refcode', 'referral') } });
+
+/** Lists answer a `Page<T>`; an older server may answer a bare array, which we page on the client. */
+const asPage = <T>(data: Page<T> | T[], page: number): Page<T> => {
+  if (!Array.isArray(data)) return data;
+  const start = (page - 1) * economy.pageSize;
+  return { items: data.slice(start, start + economy.pageSize), page, pageSize: economy.pageSize, total: data.length };
+};
+
+export const getFriends = async (api: ApiClient, page: number) =>
+  asPage(await api.request<Page<FriendEntry> | FriendEntry[]>('/get-ref-users', { query: { page, pageSize: economy.pageSize } }), page);
+
+export const getLeaderboard = async (api: ApiClient, page: number) =>
+  asPage(await api.request<Page<LeaderboardEntry> | LeaderboardEntry[]>('/leaderboard', { query: { page, pageSize: economy.pageSize } }), page);
+
+/** The referral link: text, a JSON string, or `{ refLink }`/`{ link }`. */
+export const getRefLink = async (api: ApiClient): Promise<string> => {
+  const data = await api.request<string | { refLink?: string; link?: string }>('/get-my-refLink');
+  if (typeof data === 'string') return data;
+  return data?.refLink ?? data?.link ?? '';
+};
+
+export const socialLogin = (api: ApiClient, redirectTo: string) =>
+  api.request<{ authUrl: string }>('/social-login', { query: { redirect_to: required(redirectTo, 'redirect_to', 'socialLogin') } });
+
+export const checkXConnect = (api: ApiClient) => api.request<SocialConnect>('/check-x-connect');
+
+/** §7: the mini-app treats the answer as a string. */
+export const startWatchAds = async (api: ApiClient): Promise<string> => {
+  const data = await api.request<unknown>('/start-watch-ads');
+  return typeof data === 'string' ? data : JSON.stringify(data);
+};
+
+export const claimAdsReward = (api: ApiClient, body: AdsRewardPayload) =>
+  api.request<unknown>('/claim-ads-reward', { method: 'POST', body: required(body, 'body', 'claimAdsReward') });
+
+export const setPredictWallet = (api: ApiClient, days: number | string) =>
+  api.request<unknown>('/set-predict-wallet-coming', { method: 'POST', query: { days: required(days, 'days', 'setPredictWalletComing') } });

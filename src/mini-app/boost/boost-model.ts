@@ -1,0 +1,65 @@
+import { boostCatalogue, energyLimitKey, fingerKey, handheldKey, passiveItemKeys, type BoostKey } from '../../../engine/economy.ts';
+import { lockedMask, passiveLock } from '../../../engine/passive.ts';
+import { priceOf } from '../../../engine/prices.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { boostLevel, upgradeRefusal, type OwnedLevels, type UpgradeRefusal } from '../../../engine/upgrades.ts';
+import { $autoEarn, $energyLevel, $fingerLevel, $levels, $totalEarn } from '../../game/signals.ts';
+
+/** §2 Booster tab order: Finger, Handheld, Energy Limit. */
+export const boosterKeys: readonly BoostKey[] = [fingerKey, handheldKey, energyLimitKey];
+export const itemKeys: readonly BoostKey[] = passiveItemKeys;
+
+/** Shown names; the catalogue calls key 2 "Limit", the Booster tab says what it limits. */
+export const boostTitle = (key: BoostKey): string => (key === energyLimitKey ? 'Energy Limit' : boostCatalogue[key].title);
+
+/** Everything a boost card shows, from the engine's rules over the current signals (read in render). */
+export interface BoostView {
+  key: BoostKey;
+  title: string;
+  image: string;
+  description: string;
+  level: number;
+  price: string;
+  /** What one more level adds, e.g. "+13/s" or "+1 per tap"; ???? when locked (§5). */
+  effect: string;
+  refusal: UpgradeRefusal | null;
+  /** §5: a locked passive item shows ???? for its stats. */
+  masked: boolean;
+  sequenceLocked: boolean;
+}
+
+const effectOf = (key: BoostKey): string => {
+  if (key === handheldKey) return `+${boostCatalogue[key].perClick} per tap`;
+  if (key === energyLimitKey) return '+500 energy';
+  if (key === fingerKey) return '+1 auto tap / 10s';
+  return `+${formatMoney(boostCatalogue[key].perClick)}/s`;
+};
+
+export const readOwned = (): OwnedLevels => ({
+  fingerLevel: $fingerLevel.value,
+  energyLevel: $energyLevel.value,
+  passiveEarnLevel: $levels.value,
+});
+
+export const boostView = (key: BoostKey): BoostView => {
+  const owned = readOwned();
+  const totalEarn = $totalEarn.value;
+  const autoEarn = $autoEarn.value;
+  const level = boostLevel(owned, key);
+  const entry = boostCatalogue[key];
+  const refusal = upgradeRefusal(key, owned, totalEarn, autoEarn);
+  const lock = key >= 4 ? passiveLock(key, owned.passiveEarnLevel, totalEarn, autoEarn) : null;
+  const masked = lock !== null;
+  return {
+    key,
+    title: boostTitle(key),
+    image: entry.image,
+    description: entry.description,
+    level,
+    price: masked ? lockedMask : refusal === 'max-level' ? 'MAX' : formatMoney(priceOf(key, level)),
+    effect: masked ? lockedMask : effectOf(key),
+    refusal,
+    masked,
+    sequenceLocked: lock === 'sequence',
+  };
+};

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { BoostKey } from '../../../engine/economy.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { $balance } from '../../game/signals.ts';
+import { haptic } from '../../telegram.ts';
+import { art, CoinIcon } from '../ui/art.tsx';
+import { Tabs } from '../ui/tabs.tsx';
+import { boosterKeys, boostView, itemKeys } from './boost-model.ts';
+import { UpgradePopup } from './upgrade-popup.tsx';
+import './boost.css';
+
+const tabs = [
+  { id: 'booster', label: 'Booster' },
+  { id: 'upgrade', label: 'Upgrade' },
+] as const;
+
+const BoosterRow = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: BoostKey) => void }) => {
+  useSignals();
+  const view = boostView(boostKey);
+  return (
+    <button className="card boost__row" onClick={() => onOpen(boostKey)} aria-label={view.title}>
+      <img className="boost__row-img" src={art(view.image)} alt="" />
+      <div className="row__main">
+        <div className="row__title">{view.title}</div>
+        <div className="row__sub"><CoinIcon /> <strong>{view.price}</strong> · Lv {view.level}</div>
+      </div>
+      <span className={view.refusal ? 'boost__go is-off' : 'boost__go'} aria-hidden="true">›</span>
+    </button>
+  );
+};
+
+const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: BoostKey) => void }) => {
+  useSignals();
+  const view = boostView(boostKey);
+  return (
+    <button
+      className={`card boost__item${view.masked ? ' is-locked' : ''}`}
+      onClick={() => onOpen(boostKey)}
+      aria-label={view.title}
+      data-testid={`item-${boostKey}`}
+    >
+      <div className="boost__item-art">
+        <img src={art(view.image)} alt="" />
+        {view.sequenceLocked && <img className="boost__lock" src={art('icon-lock')} alt="locked" />}
+      </div>
+      <div className="boost__item-title">{view.title}</div>
+      <div className="boost__item-level">Lv {view.level}</div>
+      <div className="boost__item-effect">{view.effect}</div>
+      <div className="boost__item-price"><CoinIcon /> {view.price}</div>
+    </button>
+  );
+};
+
+/** Boost (§2): the Booster tab (Finger, Handheld, Energy Limit) and the Upgrade grid of items 4–21. */
+export const BoostScreen = () => {
+  useSignals();
+  const [tab, setTab] = useState<'booster' | 'upgrade'>('booster');
+  const [open, setOpen] = useState<BoostKey | null>(null);
+  const openKey = (key: BoostKey) => {
+    haptic.tap();
+    setOpen(key);
+  };
+  return (
+    <div className="boost">
+      <div className="boost__balance">
+        <span className="hint">Your balance</span>
+        <strong><CoinIcon /> {formatMoney($balance.value)}</strong>
+      </div>
+      <Tabs label="Boost" tabs={tabs} value={tab} onChange={setTab} />
+      {tab === 'booster' ? (
+        <div className="list">
+          {boosterKeys.map((key) => <BoosterRow key={key} boostKey={key} onOpen={openKey} />)}
+        </div>
+      ) : (
+        <div className="boost__grid">
+          {itemKeys.map((key) => <ItemCard key={key} boostKey={key} onOpen={openKey} />)}
+        </div>
+      )}
+      {open !== null && <UpgradePopup boostKey={open} onClose={() => setOpen(null)} />}
+    </div>
+  );
+};

@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { economy, type BoostKey } from '../../../engine/economy.ts';
+import { haptic } from '../../telegram.ts';
+import { useGame } from '../game-context.tsx';
+import { messages, notify } from '../messages.ts';
+import { art, CoinIcon } from '../ui/art.tsx';
+import { Popup } from '../ui/popup.tsx';
+import { boostView } from './boost-model.ts';
+
+const refusalLabel = { 'max-level': 'Max level', locked: 'Locked', unaffordable: 'Not enough money' } as const;
+
+/** §2: the confirm popup before any upgrade, with the "1s" cooldown after a purchase (§9). */
+export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClose: () => void }) => {
+  useSignals();
+  const game = useGame();
+  const view = boostView(boostKey);
+  const [busy, setBusy] = useState(false);
+  const [cooling, setCooling] = useState(false);
+  useEffect(() => {
+    if (!cooling) return;
+    const timer = setTimeout(() => setCooling(false), economy.upgradeCooldownMs);
+    return () => clearTimeout(timer);
+  }, [cooling]);
+
+  const upgrade = async () => {
+    setBusy(true);
+    try {
+      const result = await game.upgrade(boostKey);
+      if (result.ok) {
+        haptic.success();
+        notify(messages.upgradeSuccess, 'success');
+      } else {
+        haptic.error();
+        // §8: the server message if present, else the generic one.
+        notify(result.message || messages.somethingWrong, 'error');
+      }
+    } catch {
+      haptic.error();
+      notify(messages.somethingWrong, 'error');
+    }
+    setBusy(false);
+    setCooling(true);
+  };
+
+  const disabled = busy || cooling || view.refusal !== null;
+  return (
+    <Popup title={view.title} onClose={onClose}>
+      <img className={view.sequenceLocked ? 'popup__art is-locked' : 'popup__art'} src={art(view.image)} alt="" />
+      <p className="hint">{view.description}</p>
+      <div className="boost__confirm">
+        <div><span className="hint">Level</span><strong>{view.level}</strong></div>
+        <div><span className="hint">Effect</span><strong>{view.effect}</strong></div>
+        <div><span className="hint">Price</span><strong><CoinIcon /> {view.price}</strong></div>
+      </div>
+      <button className="btn btn--block" disabled={disabled} onClick={() => void upgrade()}>
+        {cooling ? economy.upgradeCooldownLabel : view.refusal ? refusalLabel[view.refusal] : 'Upgrade'}
+      </button>
+    </Popup>
+  );
+};

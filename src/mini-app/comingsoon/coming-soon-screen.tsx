@@ -1,0 +1,61 @@
+import { useRef, useState } from 'react';
+import { economy } from '../../../engine/economy.ts';
+import { titleFor } from '../../../engine/profile.ts';
+import { useStatus } from '../api/queries.ts';
+import { art, MoneyIcon } from '../ui/art.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import './coming-soon.css';
+
+/** Exports the card as a JPEG through html-to-image (its own chunk, loaded on the first press). */
+const downloadJpeg = async (node: HTMLElement, fileName: string): Promise<void> => {
+  const { toJpeg } = await import('html-to-image');
+  const dataUrl = await toJpeg(node, {
+    quality: 0.95,
+    pixelRatio: 2,
+    fetchRequestInit: { signal: AbortSignal.timeout(economy.imageExportTimeoutMs) },
+  });
+  const link = document.createElement('a');
+  link.href = dataUrl;
+  link.download = fileName;
+  link.click();
+};
+
+/** /comingsoon (§2): the shareable reward card, and the debug "Down img" JPEG export. */
+export const ComingSoonScreen = () => {
+  const status = useStatus().data;
+  const cardRef = useRef<HTMLDivElement>(null);
+  const [busy, setBusy] = useState(false);
+  if (!status) return <Skeleton height={420} />;
+  const name = status.teleUsername;
+  const title = titleFor(status.teleAge, status.twAge);
+  return (
+    <div className="soon">
+      <div className="soon__card" ref={cardRef} data-testid="reward-card">
+        <div className="soon__name">{name}'s Reward</div>
+        <div className="soon__amount"><MoneyIcon /> {economy.rewardCardAmount}</div>
+        <img className="soon__img" src={art(title.image)} alt={title.name} />
+        <div className="soon__line">{name} is a {title.name}</div>
+        <div className="soon__tiles">
+          <div><strong>{status.teleAge}</strong><span>days on telegram</span></div>
+          <div><strong>{status.twAge}</strong><span>days on twitter</span></div>
+        </div>
+        <img className="soon__logo" src={art('logo')} alt="MONEY" />
+      </div>
+      <button
+        className="btn btn--ghost btn--small soon__debug"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            if (cardRef.current) await downloadJpeg(cardRef.current, `${name}-reward.jpeg`);
+          } catch (error) {
+            console.error('Down img', error);
+          }
+          setBusy(false);
+        }}
+      >
+        Down img
+      </button>
+    </div>
+  );
+};

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { Task } from '../../../engine/api-types.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { $totalClick } from '../../game/signals.ts';
+import { useTasks } from '../api/queries.ts';
+import { art, MoneyIcon } from '../ui/art.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { messages } from '../messages.ts';
+import { achievementState } from './task-rules.ts';
+import { useClaimTask } from './use-claim-task.ts';
+
+const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof achievementState> }) => {
+  const claim = useClaimTask();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className={`card task achievement is-${state}`} data-testid={`achievement-${task.id}`}>
+      <div className="row">
+        <div className="achievement__badge">
+          <img src={task.image || art('coin-small')} alt="" />
+          {state === 'locked' && <img className="achievement__lock" src={art('icon-lock')} alt="" />}
+        </div>
+        <div className="row__main">
+          <div className="row__title">{task.title}</div>
+          <div className="row__sub">{task.desc || `${Number(task.link).toLocaleString('en-US')} taps`}</div>
+          <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}</div>
+        </div>
+        {state === 'claimed' && <span className="task__done" aria-label="Claimed">✓</span>}
+        {state === 'unlocked' && (
+          <button
+            className="btn btn--small"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              await claim(task, {}, true);
+              setBusy(false);
+            }}
+          >
+            Claim
+          </button>
+        )}
+      </div>
+    </div>
+  );
+};
+
+/** Achievements (§2, §4): unlocked and claimed first, then "Locked Achievements"; "No Data" when none. */
+export const Achievements = () => {
+  useSignals();
+  const query = useTasks('ACHIVEMENT');
+  if (query.isPending) return <Skeleton count={4} />;
+  if (query.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  const tasks = query.data ?? [];
+  if (tasks.length === 0) return <p className="empty">No Data</p>;
+  const totalClick = $totalClick.value;
+  const withState = tasks.map((task) => ({ task, state: achievementState(task, totalClick) }));
+  const open = withState.filter((a) => a.state !== 'locked').sort((a, b) => (a.state === 'unlocked' ? -1 : 0) - (b.state === 'unlocked' ? -1 : 0));
+  const locked = withState.filter((a) => a.state === 'locked');
+  return (
+    <div className="list">
+      {open.map(({ task, state }) => <AchievementRow key={task.id} task={task} state={state} />)}
+      {locked.length > 0 && <h3 className="h2">Locked Achievements</h3>}
+      {locked.map(({ task, state }) => <AchievementRow key={task.id} task={task} state={state} />)}
+    </div>
+  );
+};

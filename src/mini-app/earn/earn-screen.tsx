@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import type { Task, TaskType } from '../../../engine/api-types.ts';
+import { useTasks } from '../api/queries.ts';
+import { messages } from '../messages.ts';
+import { art } from '../ui/art.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { Tabs } from '../ui/tabs.tsx';
+import { Achievements } from './achievements.tsx';
+import { AdsRow } from './ads-row.tsx';
+import { ExchangeTaskRow } from './exchange-task-row.tsx';
+import { TaskRow } from './task-row.tsx';
+import { adsDone, isExchangeTask } from './task-rules.ts';
+import './earn.css';
+
+const mainTabs = [
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'achievements', label: 'Achievements' },
+] as const;
+
+const subTabs = [
+  { id: 'social', label: 'Social' },
+  { id: 'invite', label: 'Invite' },
+  { id: 'partner', label: 'Partner' },
+  { id: 'airdrop', label: 'Airdrop' },
+] as const;
+type SubTab = (typeof subTabs)[number]['id'];
+
+const subTabType: Record<Exclude<SubTab, 'airdrop'>, TaskType> = { social: 'SOCIAL', invite: 'INVITE', partner: 'EXCHANGE' };
+
+const renderTask = (task: Task) =>
+  isExchangeTask(task) ? <ExchangeTaskRow key={task.id} task={task} /> : <TaskRow key={task.id} task={task} />;
+
+/** The Social list: the "Daily Oppotunity" ads row first, after the others once done 10 times (§4). */
+const SocialList = () => {
+  const social = useTasks('SOCIAL');
+  const ads = useTasks('ADS');
+  if (social.isPending || ads.isPending) return <Skeleton count={4} />;
+  if (social.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  const adsTask = ads.data?.[0];
+  const rows = (social.data ?? []).map(renderTask);
+  if (!adsTask) return <div className="list">{rows}</div>;
+  const adsRow = <AdsRow key={`ads-${adsTask.id}`} task={adsTask} />;
+  return <div className="list">{adsDone(adsTask) ? [...rows, adsRow] : [adsRow, ...rows]}</div>;
+};
+
+const TypedList = ({ type }: { type: TaskType }) => {
+  const query = useTasks(type);
+  if (query.isPending) return <Skeleton count={3} />;
+  if (query.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  if (!query.data?.length) return <p className="empty">No Data</p>;
+  return <div className="list">{query.data.map(renderTask)}</div>;
+};
+
+/** Earn (§2): Tasks (Social, Invite, Partner, Airdrop) and Achievements. */
+export const EarnScreen = () => {
+  const [tab, setTab] = useState<'tasks' | 'achievements'>('tasks');
+  const [sub, setSub] = useState<SubTab>('social');
+  return (
+    <div className="earn">
+      <div className="earn__hero">
+        <img src={art('money-token')} alt="" />
+        <h1 className="h1">Earn more MONEY</h1>
+      </div>
+      <Tabs label="Earn" tabs={mainTabs} value={tab} onChange={setTab} />
+      {tab === 'achievements' ? (
+        <Achievements />
+      ) : (
+        <>
+          <Tabs label="Task kind" small tabs={subTabs} value={sub} onChange={setSub} />
+          {sub === 'social' && <SocialList />}
+          {sub === 'invite' && <TypedList type={subTabType.invite} />}
+          {sub === 'partner' && <TypedList type={subTabType.partner} />}
+          {sub === 'airdrop' && <p className="empty earn__soon">Coming soon</p>}
+        </>
+      )}
+    </div>
+  );
+};

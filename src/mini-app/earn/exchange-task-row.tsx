@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Task } from '../../../engine/api-types.ts';
+import { economy } from '../../../engine/economy.ts';
+import { haptic, openLink } from '../../telegram.ts';
+import { checkTask } from '../api/calls.ts';
+import { useApi } from '../api/queries.ts';
+import { messages, notify } from '../messages.ts';
+import { DoneMark, TaskShell } from './task-row.tsx';
+import { useClaimTask } from './use-claim-task.ts';
+
+type CheckState = 'idle' | 'WAIT' | 'DONE';
+
+/**
+ * A partner exchange task (CHECK_ONUS, CHECK_BINGX; §4): enter the exchange ID, Check (WAIT for
+ * 5 s while the server checks), then DONE and Claim. §5 messages guard each step.
+ */
+export const ExchangeTaskRow = ({ task }: { task: Task }) => {
+  const api = useApi();
+  const claim = useClaimTask();
+  const [value, setValue] = useState('');
+  const [state, setState] = useState<CheckState>('idle');
+  const [busy, setBusy] = useState(false);
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+
+  if (task.hasDone) return <TaskShell task={task}><DoneMark /></TaskShell>;
+
+  const check = async () => {
+    if (!value.trim()) return notify(messages.fillInput, 'error');
+    haptic.tap();
+    setState('WAIT');
+    const wait = new Promise((r) => setTimeout(r, economy.exchangeCheckMs));
+    try {
+      await Promise.all([checkTask(api, { taskId: task.id, inputValue: value.trim() }), wait]);
+      if (mounted.current) setState('DONE');
+    } catch {
+      if (!mounted.current) return;
+      setState('idle');
+      notify(messages.exchangeCheckFailed, 'error');
+    }
+  };
+
+  const claimIt = async () => {
+    if (state !== 'DONE') return notify(messages.checkAccount, 'error');
+    setBusy(true);
+    await claim(task, { inputValue: value.trim() });
+    if (mounted.current) setBusy(false);
+  };
+
+  return (
+    <TaskShell
+      task={task}
+      extra={
+        <div className="task__exchange">
+          {task.link.startsWith('http') && (
+            <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+          )}
+          <input
+            className="input"
+            placeholder="Your exchange ID"
+            value={value}
+            disabled={state !== 'idle'}
+            onChange={(e) => setValue(e.target.value)}
+            aria-label={`${task.title} ID`}
+          />
+          <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
+            {state === 'idle' ? 'Check' : state}
+          </button>
+        </div>
+      }
+    >
+      <button className="btn btn--small" disabled={busy} onClick={() => void claimIt()}>Claim</button>
+    </TaskShell>
+  );
+};

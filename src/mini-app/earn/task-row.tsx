@@ -1,0 +1,116 @@
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { Task } from '../../../engine/api-types.ts';
+import { economy } from '../../../engine/economy.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { config } from '../../config.ts';
+import { haptic, openLink, openTelegramLink } from '../../telegram.ts';
+import { checkTask } from '../api/calls.ts';
+import { useApi, useStatus } from '../api/queries.ts';
+import { messages, notify } from '../messages.ts';
+import { MoneyIcon } from '../ui/art.tsx';
+import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from './task-rules.ts';
+import { useClaimTask } from './use-claim-task.ts';
+
+const Captcha = lazy(async () => ({ default: (await import('./captcha.tsx')).Captcha }));
+
+const openTaskLink = (link: string) => (link.startsWith('https://t.me/') ? openTelegramLink(link) : openLink(link));
+
+/** The row layout every task shares: image, title, reward, and an action on the right. */
+export const TaskShell = ({ task, children, extra, sub }: { task: Task; children: ReactNode; extra?: ReactNode; sub?: ReactNode }) => (
+  <div className="card task" data-testid={`task-${task.id}`}>
+    <div className="row">
+      <img className="task__img" src={task.image || '/art/coin-small.svg'} alt="" />
+      <div className="row__main">
+        <div className="row__title">{task.title}</div>
+        <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}{sub}</div>
+      </div>
+      {children}
+    </div>
+    {extra}
+  </div>
+);
+
+export const DoneMark = () => <span className="task__done" aria-label="Done">✓</span>;
+
+/**
+ * One task of the Social or Invite list (§2, §4, §5): external links open first and claim on the
+ * next press; REF tasks need enough invites (else go to /invite); the BOOST task checks the
+ * channel boosts; captcha tasks need a Turnstile token first.
+ */
+export const TaskRow = ({ task }: { task: Task }) => {
+  const api = useApi();
+  const navigate = useNavigate();
+  const status = useStatus().data;
+  const claim = useClaimTask();
+  const [opened, setOpened] = useState(() => openedTasks().includes(task.id));
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (task.hasDone) return <TaskShell task={task}><DoneMark /></TaskShell>;
+
+  const needsCaptcha = task.needsCaptcha;
+  const claimWithCaptcha = async () => {
+    if (needsCaptcha && !captchaToken) return notify(messages.verifyCaptcha, 'error');
+    setBusy(true);
+    const ok = await claim(task, needsCaptcha ? { captchaToken: captchaToken! } : {});
+    if (!ok) setCaptchaToken(null);
+    setBusy(false);
+  };
+
+  const press = async () => {
+    haptic.tap();
+    if (task.handleType === 'REF') {
+      if (!refSatisfied(task, status?.inviteCnt ?? 0)) return navigate('/invite');
+      return claimWithCaptcha();
+    }
+    if (task.handleType === 'BOOST') {
+      setBusy(true);
+      // §9: the check waits 10 s when the channel had to be opened, 0.5 s otherwise.
+      const mustOpen = !opened && task.link.startsWith('http');
+      if (mustOpen) {
+        openTaskLink(task.link);
+        rememberOpened(task.id);
+        setOpened(true);
+      }
+      await new Promise((r) => setTimeout(r, mustOpen ? economy.boostCheckDelayWithChannelMs : economy.boostCheckDelayMs));
+      try {
+        const { boostChannelCnt } = await checkTask(api, { taskId: task.id });
+        // §5: the boost count must exceed numberOfDone.
+        if (boostChannelCnt > task.numberOfDone) await claim(task);
+        else notify(messages.boostClaimFailed, 'error');
+      } catch {
+        notify(messages.boostClaimFailed, 'error');
+      }
+      return setBusy(false);
+    }
+    if (isExternalLinkTask(task) && !opened) {
+      openTaskLink(task.link);
+      rememberOpened(task.id);
+      return setOpened(true);
+    }
+    return claimWithCaptcha();
+  };
+
+  const label = task.handleType === 'REF'
+    ? refSatisfied(task, status?.inviteCnt ?? 0) ? 'Claim' : 'Invite'
+    : task.handleType === 'BOOST' ? 'Boost'
+    : isExternalLinkTask(task) && !opened ? 'Start' : 'Claim';
+  const sub = task.handleType === 'BOOST'
+    ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
+    : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
+  const showCaptcha = needsCaptcha && (label === 'Claim');
+  return (
+    <TaskShell
+      task={task}
+      sub={sub}
+      extra={showCaptcha && (
+        <Suspense fallback={null}>
+          <Captcha siteKey={config.turnstileSiteKey} onToken={setCaptchaToken} />
+        </Suspense>
+      )}
+    >
+      <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : label}</button>
+    </TaskShell>
+  );
+};

@@ -1,0 +1,98 @@
+import { useEffect, useRef } from 'react';
+import { economy } from '../../../engine/economy.ts';
+import { $clickValue, $energy } from '../../game/signals.ts';
+import { haptic } from '../../telegram.ts';
+import { useGame } from '../game-context.tsx';
+import { art } from '../ui/art.tsx';
+import { messages, notify } from '../messages.ts';
+
+/** How many floating "+N" labels are recycled; more than a thumb-storm can show at once. */
+const floatPoolSize = 16;
+const floatDurationMs = 800;
+
+/**
+ * The tappable coin (§2, §4 "Clicking"). One tap per `pointerdown` per pointerId, so five fingers
+ * make five taps; `touch-action: manipulation` removes the double-tap zoom delay. Nothing here
+ * sets React state per tap: the +N labels are a fixed pool of DOM nodes animated with the Web
+ * Animations API (compositor-only transform/opacity), and the coin's squash is a CSS animation.
+ */
+export const CoinButton = () => {
+  const game = useGame();
+  const gameRef = useRef(game);
+  gameRef.current = game;
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const layerRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const button = buttonRef.current!;
+    const layer = layerRef.current!;
+    const pool = Array.from({ length: floatPoolSize }, () => {
+      const node = document.createElement('span');
+      node.className = 'coin__float';
+      node.setAttribute('aria-hidden', 'true');
+      layer.appendChild(node);
+      return node;
+    });
+    let next = 0;
+    const down = new Set<number>();
+
+    const onPointerDown = (event: PointerEvent) => {
+      if (down.has(event.pointerId)) return;
+      down.add(event.pointerId);
+      // §5: a tap needs energy above 0.
+      if ($energy.peek() < economy.energyPerTap) {
+        haptic.error();
+        notify(messages.noEnergy, 'error');
+        return;
+      }
+      void gameRef.current.tap(1);
+      haptic.tap();
+      const rect = button.getBoundingClientRect();
+      const x = event.clientX - rect.left;
+      const y = event.clientY - rect.top;
+      const node = pool[next]!;
+      next = (next + 1) % pool.length;
+      node.textContent = `+${$clickValue.peek()}`;
+      node.style.left = `${x}px`;
+      node.style.top = `${y}px`;
+      node.animate(
+        [
+          { transform: 'translate(-50%, -50%) scale(0.9)', opacity: 1 },
+          { transform: 'translate(-50%, -180%) scale(1.15)', opacity: 0 },
+        ],
+        { duration: floatDurationMs, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' },
+      );
+      // Tilt toward the tapped side, then spring back.
+      const tiltX = ((y / rect.height) - 0.5) * -14;
+      const tiltY = ((x / rect.width) - 0.5) * 14;
+      button.animate(
+        [
+          { transform: `perspective(600px) rotateX(${tiltX}deg) rotateY(${tiltY}deg) scale(0.95)` },
+          { transform: 'perspective(600px) rotateX(0) rotateY(0) scale(1)' },
+        ],
+        { duration: 180, easing: 'ease-out' },
+      );
+    };
+    const onPointerUp = (event: PointerEvent) => down.delete(event.pointerId);
+    button.addEventListener('pointerdown', onPointerDown);
+    button.addEventListener('pointerup', onPointerUp);
+    button.addEventListener('pointercancel', onPointerUp);
+    button.addEventListener('lostpointercapture', onPointerUp);
+    return () => {
+      button.removeEventListener('pointerdown', onPointerDown);
+      button.removeEventListener('pointerup', onPointerUp);
+      button.removeEventListener('pointercancel', onPointerUp);
+      button.removeEventListener('lostpointercapture', onPointerUp);
+      for (const node of pool) node.remove();
+    };
+  }, []);
+
+  return (
+    <div className="coin">
+      <button ref={buttonRef} className="coin__button" aria-label="Tap the coin" onContextMenu={(e) => e.preventDefault()}>
+        <img className="coin__img" src={art('coin')} alt="" draggable={false} />
+      </button>
+      <div ref={layerRef} className="coin__floats" />
+    </div>
+  );
+};

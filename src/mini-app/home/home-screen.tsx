@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useSignals } from '@preact/signals-react/runtime';
+import { formatMoney } from '../../../engine/format.ts';
+import { $balance, $clickValue, $energy, $energyRatio, $maxEnergy, $passivePerSecond, $tapStreak, $totalMoney } from '../../game/signals.ts';
+import { telegramUser } from '../../telegram.ts';
+import { useLeaderboard, useStatus } from '../api/queries.ts';
+import { art, Avatar, CoinIcon, MoneyIcon } from '../ui/art.tsx';
+import { CoinButton } from './coin-button.tsx';
+import { MoneyDreamPopup } from './money-dream-popup.tsx';
+import { ProfileCard } from './profile-card.tsx';
+import './home.css';
+
+/** The dollar counter: re-renders alone when the balance signal changes. */
+const BalanceCounter = () => {
+  useSignals();
+  return (
+    <div className="home__total" aria-label="Total money">
+      <img className="home__total-coin" src={art('coin-small')} alt="" />
+      <span className="home__total-value" data-testid="balance">{formatMoney($balance.value)}</span>
+    </div>
+  );
+};
+
+const YourMoney = () => {
+  useSignals();
+  return (
+    <div className="home__your-money">
+      <span className="hint">your money</span>
+      <strong data-testid="your-money"><MoneyIcon /> {formatMoney($totalMoney.value)}</strong>
+    </div>
+  );
+};
+
+const circumference = 2 * Math.PI * 46;
+
+/** §2: the energy ring around the coin, and current/max under it. */
+const EnergyRing = () => {
+  useSignals();
+  return (
+    <svg className="home__ring" viewBox="0 0 100 100" aria-hidden="true">
+      <circle className="home__ring-track" cx="50" cy="50" r="46" />
+      <circle
+        className="home__ring-fill"
+        cx="50"
+        cy="50"
+        r="46"
+        strokeDasharray={circumference}
+        strokeDashoffset={circumference * (1 - Math.min(1, $energyRatio.value))}
+      />
+    </svg>
+  );
+};
+
+const EnergyLabel = () => {
+  useSignals();
+  return (
+    <div className="home__energy" data-testid="energy">
+      <img className="icon-sm" src={art('icon-energy')} alt="" />
+      <strong>{$energy.value}</strong>
+      <span className="hint"> / {$maxEnergy.value}</span>
+    </div>
+  );
+};
+
+const Streak = () => {
+  useSignals();
+  const streak = $tapStreak.value;
+  return <div className={streak > 1 ? 'home__streak is-on' : 'home__streak'} aria-hidden="true">×{streak} combo</div>;
+};
+
+const Stats = () => {
+  useSignals();
+  return (
+    <div className="home__stats">
+      <div className="home__stat">
+        <span className="hint">Per tap</span>
+        <strong><CoinIcon /> +{$clickValue.value}</strong>
+      </div>
+      <div className="home__stat">
+        <span className="hint">Auto earn</span>
+        <strong data-testid="per-second"><CoinIcon /> +{formatMoney($passivePerSecond.value)}/s</strong>
+      </div>
+      <Link className="home__stat home__stat--boost" to="/boost">
+        <img src={art('boost-handheld')} alt="" />
+        <strong>Boost</strong>
+      </Link>
+    </div>
+  );
+};
+
+/** Home (§2): who you are, what you have, and the coin. */
+export const HomeScreen = () => {
+  const status = useStatus().data;
+  const rank = useLeaderboard(1).data?.items[0]?.rank;
+  const [profileOpen, setProfileOpen] = useState(false);
+  const name = status?.teleUsername || telegramUser()?.first_name || 'Player';
+  return (
+    <div className="home">
+      <header className="home__header">
+        <button className="home__avatar" aria-label="Open profile" onClick={() => setProfileOpen(true)}>
+          <Avatar src={status?.teleAvatar ?? telegramUser()?.photo_url} name={name} size={42} />
+        </button>
+        <div className="home__who">
+          <div className="home__name">{name}</div>
+          <Link className="home__rank" to="/leaderboard">
+            <img className="icon-sm" src={art('icon-leaderboard')} alt="" />
+            Rank {rank !== undefined ? `#${rank}` : '…'} ›
+          </Link>
+        </div>
+        <YourMoney />
+      </header>
+      <BalanceCounter />
+      <div className="home__arena">
+        <EnergyRing />
+        <CoinButton />
+        <Streak />
+      </div>
+      <EnergyLabel />
+      <Stats />
+      <MoneyDreamPopup />
+      {profileOpen && status && <ProfileCard status={status} onClose={() => setProfileOpen(false)} />}
+    </div>
+  );
+};

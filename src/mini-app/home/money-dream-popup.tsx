@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { money } from '../../../engine/money.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { $offlineReward } from '../../game/signals.ts';
+import { haptic } from '../../telegram.ts';
+import { useGame } from '../game-context.tsx';
+import { messages, notify } from '../messages.ts';
+import { Popup } from '../ui/popup.tsx';
+import { art } from '../ui/art.tsx';
+
+/** §4: the offline popup is shown once per app load, the first time the reward is above 0. */
+let shownThisLoad = false;
+
+/** Test hook: a new app load. */
+export const resetMoneyDream = () => {
+  shownThisLoad = false;
+};
+
+/** "Money Dream" (§2): what passive income earned while the app was closed, and a claim button. */
+export const MoneyDreamPopup = () => {
+  useSignals();
+  const game = useGame();
+  const reward = $offlineReward.value;
+  const [open, setOpen] = useState(false);
+  const [claiming, setClaiming] = useState(false);
+  if (!open && !shownThisLoad && money(reward).gt(0)) {
+    shownThisLoad = true;
+    setOpen(true);
+  }
+  if (!open) return null;
+  const claim = async () => {
+    setClaiming(true);
+    try {
+      const result = await game.claim();
+      if (!result.ok) throw new Error(result.message);
+      haptic.success();
+      notify(messages.claimedSuccessful, 'success');
+    } catch {
+      haptic.error();
+      notify(messages.somethingWrong, 'error');
+    }
+    setClaiming(false);
+    setOpen(false);
+  };
+  return (
+    <Popup title="Money Dream" onClose={() => setOpen(false)}>
+      <img className="popup__art" src={art('coin')} alt="" />
+      <p>While sleeping, you've earned <strong className="gold-text">+{formatMoney(reward)}</strong></p>
+      <button className="btn btn--block" disabled={claiming} onClick={() => void claim()}>Claim</button>
+    </Popup>
+  );
+};

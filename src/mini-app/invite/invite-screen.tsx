@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { economy } from '../../../engine/economy.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { money } from '../../../engine/money.ts';
+import { friendLimit } from '../../../engine/prices.ts';
+import { haptic, shareRefLink } from '../../telegram.ts';
+import { useFriends, useRefLink, useStatus } from '../api/queries.ts';
+import { messages } from '../messages.ts';
+import { art, Avatar, CoinIcon, MoneyIcon } from '../ui/art.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { RefLevelModal } from './ref-level-modal.tsx';
+import './invite.css';
+
+const FriendsList = () => {
+  const [page, setPage] = useState(1);
+  const query = useFriends(page);
+  if (query.isPending) return <Skeleton count={3} height={56} />;
+  if (query.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  const { items, total } = query.data;
+  if (total === 0) return <p className="empty">No friends yet. Invite one!</p>;
+  return (
+    <>
+      <div className="list" data-testid="friends">
+        {items.map((f, i) => {
+          // §9: a friend is pending while their totalEarn is below $100.
+          const pending = money(f.totalEarn).lt(economy.pendingFriendThresholdDollars);
+          return (
+            <div key={`${f.teleUsername}-${i}`} className="card row invite__friend">
+              <Avatar src={null} name={f.teleUsername} />
+              <div className="row__main">
+                <div className="row__title">{f.teleUsername}</div>
+                <div className="row__sub"><CoinIcon /> {formatMoney(f.totalEarn)}{pending && <span className="invite__pending">pending</span>}</div>
+              </div>
+              <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.totalMoneyRef)}</strong>
+            </div>
+          );
+        })}
+      </div>
+      <Pager page={page} total={total} onPage={setPage} />
+    </>
+  );
+};
+
+/** Invite (§2): hero, the +3 / +49 cards, the totals, friends 10 a page, and the invite button. */
+export const InviteScreen = () => {
+  useSignals();
+  const status = useStatus().data;
+  const refLink = useRefLink();
+  const friendsPage1 = useFriends(1).data;
+  const [levelOpen, setLevelOpen] = useState(false);
+  const pendingCount = friendsPage1?.items.filter((f) => money(f.totalEarn).lt(economy.pendingFriendThresholdDollars)).length ?? 0;
+  const level = status?.refLevel ?? 1;
+  return (
+    <div className="invite">
+      <section className="invite__hero">
+        <img src={art('money-token')} alt="" />
+        <h1 className="h1">Invite friends!</h1>
+        <p className="hint">You and your friends will receive bonuses</p>
+      </section>
+      <div className="invite__cards">
+        <div className="card invite__card">
+          <img src={art('icon-telegram')} alt="" />
+          <div>
+            <div className="row__title">Invite a friend</div>
+            <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusMoney}</strong> for you and your friend</div>
+          </div>
+        </div>
+        <div className="card invite__card">
+          <img src={art('icon-telegram')} alt="" className="invite__premium" />
+          <div>
+            <div className="row__title">Friend with Telegram Premium</div>
+            <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusPremiumMoney}</strong> for you and your friend</div>
+          </div>
+        </div>
+      </div>
+      <p className="hint invite__note">Note: new users must click at least $100 and subscribe to the channel before the bonus is paid.</p>
+      <div className="invite__totals">
+        <div className="card"><span className="hint">Total Bonus</span><strong><MoneyIcon /> {status ? formatMoney(status.totalMoneyRef) : '…'}</strong></div>
+        <div className="card"><span className="hint">Pending Referrals</span><strong>{pendingCount}</strong></div>
+      </div>
+      <p className="invite__share-note">+{economy.referralSharePercent}% of every claim your friends make</p>
+      <div className="invite__list-head">
+        <h2 className="h2">Your friends ({status?.inviteCnt ?? 0} / {friendLimit(level)})</h2>
+        <button className="btn btn--small btn--ghost" onClick={() => setLevelOpen(true)}>Lv {level} ↑</button>
+      </div>
+      <FriendsList />
+      <div className="invite__cta">
+        <button
+          className="btn btn--block"
+          disabled={!refLink.data}
+          onClick={() => {
+            haptic.tap();
+            if (refLink.data) shareRefLink(refLink.data);
+          }}
+        >
+          Invite a friend
+        </button>
+        <button
+          className="btn btn--ghost invite__copy"
+          aria-label="Copy invite link"
+          disabled={!refLink.data}
+          onClick={() => {
+            if (refLink.data) void navigator.clipboard?.writeText(refLink.data).catch(() => undefined);
+            haptic.success();
+          }}
+        >
+          ⧉
+        </button>
+      </div>
+      {levelOpen && status && <RefLevelModal status={status} onClose={() => setLevelOpen(false)} />}
+    </div>
+  );
+};

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { formatMoney } from '../../../engine/format.ts';
+import { useLeaderboard, useStatus } from '../api/queries.ts';
+import { messages } from '../messages.ts';
+import { art, Avatar, MoneyIcon } from '../ui/art.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import './leaderboard.css';
+
+const medal = (rank: number): string | null => (rank === 1 ? '🥇' : rank === 2 ? '🥈' : rank === 3 ? '🥉' : null);
+
+/** Leaderboard (§2): 10 a page; the player's own entry comes first and is their rank (§7). */
+export const LeaderboardScreen = () => {
+  const [page, setPage] = useState(1);
+  const query = useLeaderboard(page);
+  const me = useStatus().data;
+  return (
+    <div className="board">
+      <div className="board__hero">
+        <img src={art('icon-leaderboard')} alt="" />
+        <h1 className="h1">Leaderboard</h1>
+      </div>
+      {query.isPending ? (
+        <Skeleton count={8} height={56} />
+      ) : query.isError ? (
+        <p className="empty" role="alert">{messages.somethingWrong}</p>
+      ) : query.data.items.length === 0 ? (
+        <p className="empty">No Data</p>
+      ) : (
+        <>
+          <ol className="list board__list">
+            {query.data.items.map((entry, i) => {
+              const mine = me !== undefined && entry.id === me.id;
+              return (
+                <li key={`${entry.id}-${i}`} className={`card row board__row${mine ? ' is-me' : ''}`}>
+                  <span className="board__rank">{medal(entry.rank) ?? `#${entry.rank}`}</span>
+                  <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
+                  <div className="row__main">
+                    <div className="row__title">{entry.teleUsername}{mine && <span className="board__you"> (you)</span>}</div>
+                    {entry.twUsername && <div className="row__sub"><img className="icon-sm" src={art('icon-x')} alt="" />@{entry.twUsername}</div>}
+                  </div>
+                  <strong className="board__score"><MoneyIcon /> {formatMoney(entry.totalMoney)}</strong>
+                </li>
+              );
+            })}
+          </ol>
+          <Pager page={page} total={query.data.total} onPage={setPage} />
+        </>
+      )}
+    </div>
+  );
+};

@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { UserStatus } from '../../../engine/api-types.ts';
+import { titleFor } from '../../../engine/profile.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { config } from '../../config.ts';
+import { haptic, shareRefLink, shareStory, telegramUser } from '../../telegram.ts';
+import { claimWelcome } from '../api/calls.ts';
+import { keys, useApi, useRefLink, useStatus } from '../api/queries.ts';
+import { useGame } from '../game-context.tsx';
+import { messages, notify } from '../messages.ts';
+import { art, MoneyIcon } from '../ui/art.tsx';
+import { EasterPopup } from './easter-popup.tsx';
+import { useProgress } from './use-progress.ts';
+import './onboarding.css';
+
+/** §2: the step is kept in localStorage under currentSection, default 1. */
+export const currentSectionKey = 'currentSection';
+const readStep = (): number => {
+  const n = Number(localStorage.getItem(currentSectionKey));
+  return n >= 1 && n <= 4 ? n : 1;
+};
+
+const Bar = ({ label, percent }: { label: string; percent: number }) => (
+  <div className="onb__bar">
+    <div className="onb__bar-head"><span>{label}</span><span>{percent === 100 ? '✓' : `${percent}%`}</span></div>
+    <div className="onb__bar-track" role="progressbar" aria-label={label} aria-valuenow={percent}>
+      <div className="onb__bar-fill" style={{ width: `${percent}%` }} />
+    </div>
+  </div>
+);
+
+const Intro = ({ onNext }: { onNext: () => void }) => (
+  <>
+    <img className="onb__hero-coin" src={art('coin')} alt="" />
+    <img className="onb__logo" src={art('logo')} alt="MONEY" />
+    <h1 className="h1 onb__center">Telegram Native Social Money</h1>
+    <p className="hint onb__center">Your Telegram account has been earning all along. Let's see how much.</p>
+    <div className="onb__foot"><button className="btn btn--block" onClick={onNext}>Let's get rewarded</button></div>
+  </>
+);
+
+const PlatformCheck = ({ onNext }: { onNext: () => void }) => {
+  const percent = useProgress(true);
+  return (
+    <>
+      <h1 className="h1 onb__center">Checking your account</h1>
+      <div className="onb__bars">
+        <Bar label="Account age" percent={percent} />
+        <Bar label="Degen level" percent={percent} />
+        <Bar label="Premium" percent={percent} />
+      </div>
+      <div className="onb__foot"><button className="btn btn--block" disabled={percent < 100} onClick={onNext}>Continue</button></div>
+    </>
+  );
+};
+
+const Congratulations = ({ status, onNext }: { status: UserStatus; onNext: () => void }) => {
+  // §2: the step's progress timer only runs when twAge is not 0.
+  const hasX = status.twAge !== 0;
+  const percent = useProgress(hasX);
+  const title = titleFor(status.teleAge, status.twAge);
+  return (
+    <>
+      <h1 className="h1 onb__center">Congratulations</h1>
+      <p className="hint onb__center">You are a</p>
+      <img className="onb__title-img" src={art(title.image)} alt="" />
+      <h2 className="onb__title gold-text">{title.name}</h2>
+      <div className="onb__tiles">
+        <div className="card"><strong>{status.teleAge}</strong><span className="hint">days on telegram</span></div>
+        <div className="card"><strong>{status.twAge}</strong><span className="hint">days on twitter</span></div>
+      </div>
+      {hasX && <Bar label="X account" percent={percent} />}
+      <div className="onb__foot">
+        <button className="btn btn--block" disabled={hasX && percent < 100} onClick={onNext}>Continue</button>
+      </div>
+    </>
+  );
+};
+
+const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) => {
+  const api = useApi();
+  const game = useGame();
+  const queryClient = useQueryClient();
+  const refLink = useRefLink().data;
+  const [claimed, setClaimed] = useState(status.isClaimedWelcome);
+  const [busy, setBusy] = useState(false);
+  const [easter, setEaster] = useState(false);
+  const title = titleFor(status.teleAge, status.twAge);
+  const claim = async () => {
+    setBusy(true);
+    try {
+      const next = await claimWelcome(api);
+      queryClient.setQueryData(keys.status, next);
+      setClaimed(true);
+      haptic.success();
+      notify(messages.claimedSuccessful, 'success');
+    } catch {
+      haptic.error();
+      notify(messages.somethingWrong, 'error');
+    }
+    setBusy(false);
+  };
+  const continueToApp = async () => {
+    setBusy(true);
+    await queryClient.invalidateQueries({ queryKey: keys.status });
+    await Promise.resolve(game.refresh()).catch(() => undefined);
+    onDone();
+  };
+  const share = () => {
+    if (!refLink) return;
+    // §2: one configured user gets a story share instead of the link share.
+    if (config.storyShareUserId && String(telegramUser()?.id ?? '') === config.storyShareUserId) {
+      shareStory(`${window.location.origin}/og-image.png`, refLink);
+    } else shareRefLink(refLink);
+  };
+  return (
+    <>
+      <h1 className="h1 onb__center">Your reward</h1>
+      <img className="onb__title-img" src={art(title.image)} alt="" />
+      <p className="onb__reward"><MoneyIcon /> {formatMoney(status.ageReward.total)}</p>
+      <p className="hint onb__center">for {status.teleAge} days on Telegram</p>
+      <button className="onb__easter" onClick={() => setEaster(true)}>🥚 Easter Egg</button>
+      <div className="onb__foot">
+        {claimed ? (
+          <button className="btn btn--block" disabled={busy} onClick={() => void continueToApp()}>continue</button>
+        ) : (
+          <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>claim reward</button>
+        )}
+        <button className="btn btn--block btn--ghost" disabled={!refLink} onClick={share}>Share</button>
+      </div>
+      {easter && <EasterPopup status={queryClient.getQueryData<UserStatus>(keys.status) ?? status} onClose={() => setEaster(false)} />}
+    </>
+  );
+};
+
+/** Onboarding (§2, §4): steps 1–4 until the welcome reward is claimed and continue is pressed. */
+export const Onboarding = ({ onDone }: { onDone: () => void }) => {
+  const statusQuery = useStatus();
+  const [step, setStep] = useState(readStep);
+  useEffect(() => localStorage.setItem(currentSectionKey, String(step)), [step]);
+  const status = statusQuery.data;
+  const go = (next: number) => {
+    haptic.tap();
+    setStep(next);
+  };
+  const start = () => {
+    // §2 step 1: with user data go on; otherwise an error toast and a reload of the data.
+    if (status) return go(2);
+    notify(messages.startNoData, 'error');
+    void statusQuery.refetch();
+  };
+  return (
+    <div className="onb" data-step={step}>
+      <div className="onb__dots" aria-label={`Step ${step} of 4`}>
+        {[1, 2, 3, 4].map((n) => <span key={n} className={n <= step ? 'is-on' : ''} />)}
+      </div>
+      {step === 1 || !status ? <Intro onNext={start} />
+        : step === 2 ? <PlatformCheck onNext={() => go(3)} />
+        : step === 3 ? <Congratulations status={status} onNext={() => go(4)} />
+        : <Reward status={status} onDone={() => {
+            localStorage.removeItem(currentSectionKey);
+            onDone();
+          }} />}
+    </div>
+  );
+};

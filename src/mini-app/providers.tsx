@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from 'sonner';
+import { economy } from '../../engine/economy.ts';
+import type { GameActions } from '../../engine/snapshot.ts';
+import type { ApiClient } from './api/client.ts';
+import { ApiContext } from './api/queries.ts';
+import { GameContext } from './game-context.tsx';
+
+/** One QueryClient per app: errors surface as §8 messages where they happen, so no global retry storm. */
+export const createQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } } });
+
+interface ProvidersProps {
+  api: ApiClient;
+  game: GameActions;
+  queryClient: QueryClient;
+  children: ReactNode;
+}
+
+/** Everything a screen needs around it; the tests mount screens inside the same providers. */
+export const Providers = ({ api, game, queryClient, children }: ProvidersProps) => (
+  <ApiContext.Provider value={api}>
+    <GameContext.Provider value={game}>
+      <QueryClientProvider client={queryClient}>
+        {children}
+        {/* §8: one message at a time, shown for 2 s. */}
+        <Toaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" />
+      </QueryClientProvider>
+    </GameContext.Provider>
+  </ApiContext.Provider>
+);

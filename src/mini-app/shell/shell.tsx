@@ -1,0 +1,63 @@
+import { lazy, Suspense, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { keys, useStatus } from '../api/queries.ts';
+import { messages } from '../messages.ts';
+import { BootScreen } from './boot-screen.tsx';
+import { BottomNav } from './bottom-nav.tsx';
+import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from './shell-hooks.ts';
+
+const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
+
+/**
+ * The layout of every mini-app route: onboarding until the welcome reward is claimed (§4), then
+ * the page and, only then, the bottom navigation (§2).
+ */
+export const Shell = () => {
+  const status = useStatus();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useTelegramBackButton(location.pathname !== '/', () => navigate(-1));
+  useEngineMessages();
+  useStartParamReferral(status.data);
+  // Decided when the status first arrives and kept until step 4's continue: claiming inside
+  // step 4 must not yank the user out of onboarding before they press continue.
+  const [onboarding, setOnboarding] = useState<boolean | null>(null);
+  if (status.data && onboarding === null) setOnboarding(!status.data.isClaimedWelcome);
+
+  if (status.isPending) return <BootScreen />;
+  if (!status.data) {
+    return (
+      <div className="app boot" role="alert">
+        <p>{messages.somethingWrong}</p>
+        <button className="btn" onClick={() => void queryClient.invalidateQueries({ queryKey: keys.status })}>Retry</button>
+      </div>
+    );
+  }
+  if (onboarding) {
+    return (
+      <div className="app">
+        <Suspense fallback={<BootScreen />}>
+          <Onboarding
+            onDone={() => {
+              setOnboarding(false);
+              navigate('/');
+            }}
+          />
+        </Suspense>
+      </div>
+    );
+  }
+  const withNav = status.data.isClaimedWelcome;
+  return (
+    <div className="app">
+      <main className={withNav ? 'app__page' : 'app__page app__page--bare'}>
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {withNav && <BottomNav />}
+    </div>
+  );
+};

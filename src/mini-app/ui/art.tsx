@@ -1,0 +1,18 @@
+/** Art made for MONEY lives in public/art/ (issue 6 art engineer); one helper names the files. */
+export const art = (name: string): string => `/art/${name}.svg`;
+
+/** The MONEY token icon next to token amounts. */
+export const MoneyIcon = () => <img className="money-icon" src={art('money-token')} alt="" aria-hidden="true" />;
+
+/** The small gold coin next to dollar amounts. */
+export const CoinIcon = () => <img className="money-icon" src={art('coin-small')} alt="" aria-hidden="true" />;
+
+/** A user's avatar, or their initial on a gold disc when there is no picture. */
+export const Avatar = ({ src, name, size = 40 }: { src: string | null | undefined; name: string; size?: number }) =>
+  src ? (
+    <img className="avatar" src={src} alt="" style={{ width: size, height: size }} />
+  ) : (
+    <span className="avatar" aria-hidden="true" style={{ width: size, height: size, fontSize: size * 0.42 }}>
+      {(name || '?').slice(0, 1).toUpperCase()}
+    </span>
+  );

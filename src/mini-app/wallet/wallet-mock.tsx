@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { economy } from '../../../engine/economy.ts';
+import { formatCompact } from '../../../engine/format.ts';
+import { money } from '../../../engine/money.ts';
+import { $autoEarn, $totalEarn } from '../../game/signals.ts';
+import { art } from '../ui/art.tsx';
+
+/**
+ * The wallet mock view (§2): balance = total earned + auto earned in compact form, a disabled
+ * Send card (COMING SOON), the rate text, a Receive card, and an always-empty History.
+ */
+export const WalletMock = () => {
+  useSignals();
+  const [amount, setAmount] = useState('');
+  const [address, setAddress] = useState('');
+  const balance = money($totalEarn.value).plus($autoEarn.value);
+  // §2: it needs an amount above 0 and a non-empty address, but does nothing.
+  const canSend = Number(amount) > 0 && address.trim() !== '';
+  return (
+    <div className="wallet wallet--mock">
+      <div className="card wallet__balance">
+        <span className="hint">Balance</span>
+        <strong><img className="money-icon" src={art('coin-small')} alt="" /> {formatCompact(balance)}</strong>
+      </div>
+      <section className="card wallet__card">
+        <h2 className="h2">Send $</h2>
+        <input className="input" placeholder="Amount" value={amount} onChange={(e) => setAmount(e.target.value)} disabled />
+        <input className="input" placeholder="Address / username" value={address} onChange={(e) => setAddress(e.target.value)} disabled />
+        <button className="btn btn--block" disabled={!canSend} onClick={() => undefined}>COMING SOON</button>
+        <p className="hint">1 MONEY = {economy.dollarsPerMoney.toLocaleString('en-US')}$</p>
+      </section>
+      <section className="card wallet__card">
+        <h2 className="h2">Receive MONEY</h2>
+        <div className="row"><input className="input" value="" placeholder="Your address" disabled /><span className="wallet__copy">COPY</span></div>
+      </section>
+      <section className="card wallet__card">
+        <h2 className="h2">History</h2>
+        <p className="empty">No data</p>
+      </section>
+    </div>
+  );
+};
