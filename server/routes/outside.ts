@@ -1,8 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
+import { adsRoutes } from './outside-ads.ts';
+import { botRoutes } from './outside-bot.ts';
+import { jobRoutes } from './outside-jobs.ts';
+import { xRoutes } from './outside-x.ts';
 
 /**
- * Placeholder for the outside-services routes (issue 5: ads, X OAuth, broadcast, Adsgram callback,
- * test cron). createApp registers it under apiPrefix with the RouteContext as options.
+ * The outside-services routes (issue 5): ads and the Adsgram callback, X OAuth, broadcasts and the
+ * bot webhook, the test cron. createApp registers this under apiPrefix with the RouteContext.
  */
-export const outsideRoutes: FastifyPluginAsync<RouteContext> = async () => {};
+export const outsideRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  await app.register(adsRoutes, ctx);
+  await app.register(xRoutes, ctx);
+  await app.register(botRoutes, ctx);
+  await app.register(jobRoutes, ctx);
+};

@@ -1,0 +1,46 @@
+/**
+ * The grammY bot: `/start [payload]` answers with a button that opens the mini-app and passes the
+ * start parameter through. The Bot API root comes from config so tests talk to a fake.
+ */
+import { Bot, InlineKeyboard } from 'grammy';
+
+export interface BotOptions {
+  token: string;
+  /** Bot API root, e.g. https://api.telegram.org (grammY `client.apiRoot`). */
+  apiRoot: string;
+  /** The mini-app URL the web_app button opens. */
+  miniAppUrl: string;
+  /** Abort a Bot API call after this many seconds (grammY default is 500). */
+  timeoutSeconds?: number;
+}
+
+/** Telegram's rule for start parameters: up to 64 of [A-Za-z0-9_-]. */
+export const isStartPayload = (payload: string): boolean => /^[A-Za-z0-9_-]{1,64}$/.test(payload);
+
+/**
+ * The mini-app URL for a start payload: `?tgWebAppStartParam=<payload>`, the query parameter that
+ * Telegram's own direct links use, so the client reads the start parameter one way for both.
+ */
+export const miniAppLink = (miniAppUrl: string, payload: string | undefined): string => {
+  const url = new URL(miniAppUrl);
+  if (payload && isStartPayload(payload)) url.searchParams.set('tgWebAppStartParam', payload);
+  return url.toString();
+};
+
+export const startMessage = 'Welcome to MONEY! Tap to earn dollars, complete tasks and collect $MONEY before the airdrop.';
+export const startButtonText = 'Play MONEY';
+
+/** Builds the bot with its handlers; no network until it is started or handles an update. */
+export const createBot = (opts: BotOptions): Bot => {
+  const bot = new Bot(opts.token, { client: { apiRoot: opts.apiRoot, timeoutSeconds: opts.timeoutSeconds ?? 30 } });
+  bot.command('start', async (ctx) => {
+    const payload = ctx.match.trim();
+    const keyboard = new InlineKeyboard().webApp(startButtonText, miniAppLink(opts.miniAppUrl, payload));
+    await ctx.reply(startMessage, { reply_markup: keyboard });
+  });
+  bot.catch((err) => {
+    // One bad update must not stop polling; the error is logged and the next update handled.
+    console.error('bot: update failed', err.error);
+  });
+  return bot;
+};

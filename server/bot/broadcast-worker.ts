@@ -1,0 +1,162 @@
+/**
+ * Sends queued broadcasts: a few lanes each wait for a pacer slot, claim one recipient, send, and
+ * record Telegram's answer in one UPDATE. Resumable: all state is in broadcast_recipients, so a new
+ * worker after a restart carries on where the old one stopped.
+ */
+import { randomBytes } from 'node:crypto';
+import { Api, GrammyError, HttpError } from 'grammy';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
+import { inlineKeyboard, type Broadcast } from './broadcast-payload.ts';
+import { claimNext, loadBroadcast, recordOutcome, recoverAbandoned, type ClaimedRecipient, type SendOutcome } from './broadcast-store.ts';
+import { createPacer } from './pacer.ts';
+
+export interface BroadcastWorkerOptions {
+  db: Db;
+  clock: Clock;
+  token: string;
+  apiRoot: string;
+  /** Messages per second across this worker's lanes (Telegram: about 30). */
+  ratePerSecond: number;
+  /** Sends in flight at once, so a slow Bot API still reaches the rate. */
+  concurrency: number;
+  /** A row 'sending' for longer than this belongs to a dead worker (must exceed the send timeout). */
+  leaseMs: number;
+  /** How often an idle worker looks for new work. */
+  idlePollMs: number;
+  /** Bot API call timeout, seconds. */
+  timeoutSeconds: number;
+  log?: (message: string) => void;
+}
+
+export interface BroadcastWorker {
+  readonly id: string;
+  /**
+   * Stops claiming; waits for sends in flight to be recorded. After `deadlineMs` the lanes are
+   * abandoned like a crashed process: their rows stay 'sending' until another worker's lease
+   * recovery marks them 'uncertain'.
+   */
+  stop(opts?: { deadlineMs?: number }): Promise<void>;
+}
+
+// Errors raised before the request left this machine: Telegram certainly did not deliver.
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** Maps a sendMessage failure to what the queue does with the row. */
+export const classifySendError = (err: unknown, nowMs: number): SendOutcome => {
+  if (err instanceof GrammyError) {
+    if (err.error_code === 429) {
+      const retryAfterS = err.parameters.retry_after ?? 1;
+      return { kind: 'retry', error: err.description, notBeforeMs: nowMs + retryAfterS * 1000 };
+    }
+    if (err.error_code >= 500) return { kind: 'uncertain', error: `${err.error_code} ${err.description}` };
+    return { kind: 'failed', error: `${err.error_code} ${err.description}` };
+  }
+  if (err instanceof HttpError) {
+    const cause = err.error as { code?: string; errno?: string } | undefined;
+    const code = cause?.code ?? cause?.errno ?? '';
+    if (notSentCodes.has(code)) return { kind: 'retry', error: code, notBeforeMs: nowMs + 1000 };
+    return { kind: 'uncertain', error: err.message };
+  }
+  return { kind: 'uncertain', error: String(err) };
+};
+
+export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWorker => {
+  const id = `w-${randomBytes(6).toString('hex')}`;
+  const api = new Api(opts.token, { apiRoot: opts.apiRoot, timeoutSeconds: opts.timeoutSeconds });
+  const log = opts.log ?? (() => {});
+  const cache = new Map<number, Broadcast | null>();
+  let stopping = false;
+  let abandoned = false;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const done = () => {
+        clearTimeout(t);
+        wakers.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      wakers.add(done);
+    });
+  const pacer = createPacer({ ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep });
+
+  const send = async (row: ClaimedRecipient): Promise<SendOutcome> => {
+    if (!cache.has(row.broadcastId)) cache.set(row.broadcastId, await loadBroadcast(opts.db, row.broadcastId));
+    const b = cache.get(row.broadcastId);
+    if (!b) return { kind: 'failed', error: 'broadcast not found' };
+    try {
+      const markup = inlineKeyboard(b.buttons);
+      const msg = await api.sendMessage(row.chatId, b.message, markup ? { reply_markup: markup } : {});
+      return { kind: 'sent', messageId: msg.message_id };
+    } catch (err) {
+      const outcome = classifySendError(err, opts.clock.now());
+      // A 429 is about the bot, not the user: every lane waits.
+      if (err instanceof GrammyError && err.error_code === 429) pacer.pauseUntil(performance.now() + (err.parameters.retry_after ?? 1) * 1000);
+      return outcome;
+    }
+  };
+
+  const lane = async () => {
+    while (!stopping) {
+      await pacer.slot();
+      if (stopping) break;
+      let row: ClaimedRecipient | null;
+      try {
+        row = await claimNext(opts.db, id, opts.clock.now());
+      } catch (err) {
+        log(`broadcast: claim failed: ${String(err)}`);
+        await sleep(opts.idlePollMs);
+        continue;
+      }
+      if (!row) {
+        await sleep(opts.idlePollMs);
+        continue;
+      }
+      const outcome = await send(row);
+      // A crashed process records nothing; an abandoned lane behaves the same.
+      if (abandoned) return;
+      try {
+        await recordOutcome(opts.db, row, id, outcome, opts.clock.now());
+      } catch (err) {
+        log(`broadcast: could not record ${row.broadcastId}/${row.chatId}: ${String(err)}`);
+      }
+    }
+  };
+
+  const recovery = async () => {
+    while (!stopping) {
+      try {
+        const n = await recoverAbandoned(opts.db, opts.leaseMs, opts.clock.now());
+        if (n) log(`broadcast: ${n} recipient(s) of a stopped worker marked uncertain`);
+      } catch (err) {
+        log(`broadcast: recovery failed: ${String(err)}`);
+      }
+      await sleep(Math.max(opts.idlePollMs, Math.min(opts.leaseMs, 30_000)));
+    }
+  };
+
+  const running = Promise.all([recovery(), ...Array.from({ length: opts.concurrency }, lane)]);
+
+  return {
+    id,
+    stop: async ({ deadlineMs } = {}) => {
+      stopping = true;
+      for (const wake of [...wakers]) wake();
+      if (deadlineMs === undefined) {
+        await running;
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        running.then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), deadlineMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) abandoned = true;
+    },
+  };
+};

@@ -1,0 +1,41 @@
+/**
+ * Spaces out sends so a worker never exceeds `ratePerSecond` (Telegram allows about 30 messages
+ * a second to different users), and pauses everyone when Telegram answers 429 with retry_after.
+ * Time and sleeping are injected so tests step them.
+ */
+
+export interface Pacer {
+  /** Resolves when the caller may send one message. */
+  slot(): Promise<void>;
+  /** Telegram said "retry after": nobody sends before `untilMs`. */
+  pauseUntil(untilMs: number): void;
+}
+
+export interface PacerDeps {
+  ratePerSecond: number;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const createPacer = ({ ratePerSecond, now, sleep }: PacerDeps): Pacer => {
+  const intervalMs = 1000 / ratePerSecond;
+  let nextAt = 0;
+  let pausedUntil = 0;
+  return {
+    slot: async () => {
+      // Loop: a 429 may arrive while we wait, moving pausedUntil later.
+      for (;;) {
+        const t = now();
+        const at = Math.max(t, nextAt, pausedUntil);
+        if (at <= t) {
+          nextAt = t + intervalMs;
+          return;
+        }
+        await sleep(at - t);
+      }
+    },
+    pauseUntil: (untilMs) => {
+      pausedUntil = Math.max(pausedUntil, untilMs);
+    },
+  };
+};

@@ -1,0 +1,79 @@
+/**
+ * Ads (§7): GET /start-watch-ads, POST /claim-ads-reward, and Adsgram's server callback
+ * GET /public/adsgram/reward?userid=&key=. See server/services/ads-rewards.ts for the dedupe rule.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { playerOf } from '../auth/authenticate.ts';
+import { loadTask } from '../domain/tasks.ts';
+import { badRequest, forbidden, unavailable } from '../http/errors.ts';
+import { int, obj } from '../http/validation.ts';
+import type { RouteContext } from '../route-context.ts';
+import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../services/ads-rewards.ts';
+import { decodeEncryptData, readAdsToken } from '../services/ads-token.ts';
+import { secretMatches } from '../services/secret-compare.ts';
+
+const authed = { security: [{ telegramInitData: [] }], tags: ['ads'] };
+
+export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const secret = ctx.config.ADS_TOKEN_SECRET;
+  const requireSecret = () => {
+    if (!secret) throw unavailable('Ads are not configured (ADS_TOKEN_SECRET is empty)');
+  };
+  const adsTask = async () => {
+    const task = await loadAdsTask(ctx.db);
+    if (task === null) throw unavailable('There is no active ads task');
+    return task;
+  };
+
+  app.get('/start-watch-ads', { preHandler: ctx.authenticate, schema: { summary: 'A signed, single-use ad-watch token (text)', ...authed } }, async (request, reply) => {
+    requireSecret();
+    const token = await startAdWatch(ctx.db, secret, ctx.config.ADS_TOKEN_TTL_S * 1000, playerOf(request).id, await adsTask(), ctx.clock.now());
+    // §7: "JSON or text; the mini-app treats it as a string".
+    return reply.type('text/plain; charset=utf-8').send(token);
+  });
+
+  app.post(
+    '/claim-ads-reward',
+    {
+      preHandler: ctx.authenticate,
+      schema: {
+        summary: 'Credits one ad view of the ADS task (10 a day)',
+        ...authed,
+        body: obj({ taskId: int(1, 2_147_483_647), encryptData: { type: 'string', minLength: 1, maxLength: 512 } }, ['taskId', 'encryptData']),
+      },
+    },
+    async (request) => {
+      requireSecret();
+      const { taskId, encryptData } = request.body as { taskId: number; encryptData: string };
+      const player = playerOf(request);
+      const task = await loadTask(ctx.db, taskId);
+      if (task.type !== 'ADS') throw badRequest(`Task ${taskId} is not an ads task`, 'taskId');
+      const token = decodeEncryptData(encryptData);
+      if (token === null) throw badRequest('encryptData must be base64 of the token from /start-watch-ads', 'encryptData');
+      const read = readAdsToken(secret, token, ctx.clock.now());
+      if (!read.ok) throw badRequest(read.reason === 'expired' ? 'The ad token has expired' : 'The ad token is not valid', 'encryptData');
+      if (read.claims.userId !== String(player.id)) throw forbidden('The ad token belongs to another player');
+      return claimWithToken(ctx.db, player.id, task, read.claims.nonce, ctx.clock.now());
+    },
+  );
+
+  app.get(
+    '/public/adsgram/reward',
+    {
+      schema: {
+        summary: "Adsgram's server-to-server reward callback (needs the secret key)",
+        tags: ['ads', 'public'],
+        querystring: { type: 'object', properties: { userid: { type: 'string', pattern: '^[0-9]{1,19}$' }, key: { type: 'string', maxLength: 512 } }, required: ['userid'] },
+      },
+    },
+    async (request) => {
+      const { userid, key } = request.query as { userid: string; key?: string };
+      if (!ctx.config.ADSGRAM_CALLBACK_KEY) throw unavailable('The Adsgram callback is not configured (ADSGRAM_CALLBACK_KEY is empty)');
+      if (!secretMatches(key, ctx.config.ADSGRAM_CALLBACK_KEY)) throw forbidden('Wrong or missing key');
+      const userId = Number(userid);
+      if (!Number.isSafeInteger(userId)) throw badRequest('userid is not a Telegram user id', 'userid');
+      // Always 200 once authenticated, even when nothing is credited, so Adsgram stops retrying.
+      return rewardFromCallback(ctx.db, userId, await adsTask(), ctx.clock.now());
+    },
+  );
+};

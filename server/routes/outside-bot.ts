@@ -1,0 +1,95 @@
+/**
+ * The bot's HTTP side: POST /public/send-telemss queues a broadcast (x-api-key),
+ * GET /public/send-telemss/:broadcastId reads its progress, and POST /public/telegram-webhook
+ * takes updates when WEBHOOK_URL is set (Telegram's secret_token header, constant-time).
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Bot } from 'grammy';
+import { createBot } from '../bot/bot.ts';
+import { parseBroadcast } from '../bot/broadcast-payload.ts';
+import { broadcastProgress, enqueueBroadcast } from '../bot/broadcast-store.ts';
+import { badRequest, notFound, unauthorized, unavailable } from '../http/errors.ts';
+import type { RouteContext } from '../route-context.ts';
+import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
+import { secretMatches } from '../services/secret-compare.ts';
+
+const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
+
+const progressSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    total: { type: 'integer' },
+    sent: { type: 'integer' },
+    failed: { type: 'integer' },
+    uncertain: { type: 'integer' },
+    remaining: { type: 'integer' },
+    createdAtMs: { type: 'integer' },
+    finishedAtMs: { type: ['integer', 'null'] },
+  },
+} as const;
+
+export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const checkKey = (request: FastifyRequest) => {
+    if (!ctx.config.BROADCAST_API_KEY) throw unavailable('Broadcasts are not configured (BROADCAST_API_KEY is empty)');
+    if (!secretMatches(request.headers['x-api-key'], ctx.config.BROADCAST_API_KEY)) throw unauthorized('Wrong x-api-key');
+  };
+
+  app.post(
+    '/public/send-telemss',
+    {
+      schema: {
+        summary: 'Queues a message to every user (≤ 30/s, resumable); answers its id',
+        tags: ['bot', 'public'],
+        headers: apiKeyHeader,
+        response: { 202: { type: 'object', properties: { broadcastId: { type: 'integer' }, total: { type: 'integer' } } } },
+      },
+    },
+    async (request, reply) => {
+      checkKey(request);
+      const parsed = parseBroadcast(request.body);
+      if (!parsed.ok) throw badRequest(parsed.message, parsed.field);
+      const queued = await enqueueBroadcast(ctx.db, parsed.broadcast, ctx.clock.now());
+      return reply.status(202).send(queued);
+    },
+  );
+
+  app.get(
+    '/public/send-telemss/:broadcastId',
+    {
+      schema: {
+        summary: 'Progress of a broadcast: sent, failed, uncertain, remaining',
+        tags: ['bot', 'public'],
+        headers: apiKeyHeader,
+        params: { type: 'object', properties: { broadcastId: { type: 'integer', minimum: 1 } }, required: ['broadcastId'] },
+        response: { 200: progressSchema },
+      },
+    },
+    async (request) => {
+      checkKey(request);
+      const { broadcastId } = request.params as { broadcastId: number };
+      const progress = await broadcastProgress(ctx.db, broadcastId);
+      if (progress === null) throw notFound(`Broadcast ${broadcastId} not found`, 'broadcastId');
+      return progress;
+    },
+  );
+
+  const token = ctx.config.BOT_TOKEN;
+  if (!ctx.config.WEBHOOK_URL || token === undefined) return;
+  const secret = webhookSecret(ctx.config);
+  let bot: Bot | undefined;
+  let ready: Promise<void> | undefined;
+  app.post('/public/telegram-webhook', { schema: { hide: true } }, async (request, reply) => {
+    if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw unauthorized('Wrong secret token');
+    const update = request.body as { update_id?: unknown } | undefined;
+    if (!update || typeof update.update_id !== 'number') throw badRequest('Not a Telegram update', 'update_id');
+    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config) });
+    ready ??= bot.init().catch((err: unknown) => {
+      ready = undefined;
+      throw err;
+    });
+    await ready;
+    await bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+    return reply.status(200).send({ ok: true });
+  });
+};

@@ -1,0 +1,85 @@
+/**
+ * X account (§7): GET /social-login?redirect_to= → { authUrl }; GET /callback/twitter (X sends the
+ * browser here, so no Telegram auth: the state names the player); GET /check-x-connect.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { SocialConnect } from '../../engine/api-types.ts';
+import { playerOf } from '../auth/authenticate.ts';
+import { loadUser, statusOf } from '../domain/users.ts';
+import { badRequest, unavailable } from '../http/errors.ts';
+import type { RouteContext } from '../route-context.ts';
+import { beginXLogin, completeXLogin } from '../services/x-connect.ts';
+
+const socialConnectSchema = {
+  type: 'object',
+  required: ['twUsername', 'twAge', 'twAvatar', 'pendingClaimReward'],
+  properties: {
+    twUsername: { type: ['string', 'null'] },
+    twAge: { type: 'integer' },
+    twAvatar: { type: ['string', 'null'] },
+    pendingClaimReward: { type: 'string' },
+  },
+} as const;
+
+export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const deps = { db: ctx.db, config: ctx.config, clock: ctx.clock };
+
+  app.get(
+    '/social-login',
+    {
+      preHandler: ctx.authenticate,
+      schema: {
+        summary: 'The X OAuth 2 (PKCE) consent URL',
+        tags: ['x'],
+        security: [{ telegramInitData: [] }],
+        querystring: { type: 'object', properties: { redirect_to: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['redirect_to'] },
+        response: { 200: { type: 'object', required: ['authUrl'], properties: { authUrl: { type: 'string' } } } },
+      },
+    },
+    async (request) => {
+      const { redirect_to } = request.query as { redirect_to: string };
+      const started = await beginXLogin(deps, playerOf(request).id, redirect_to);
+      if (!started.ok) throw started.reason === 'redirect' ? badRequest(started.message, 'redirect_to') : unavailable(started.message);
+      return { authUrl: started.authUrl };
+    },
+  );
+
+  app.get(
+    '/callback/twitter',
+    {
+      schema: {
+        summary: "X's OAuth 2 redirect: links the account and redirects to redirect_to",
+        tags: ['x', 'public'],
+        querystring: {
+          type: 'object',
+          properties: {
+            state: { type: 'string', minLength: 1, maxLength: 256 },
+            code: { type: 'string', maxLength: 2048 },
+            error: { type: 'string', maxLength: 256 },
+            error_description: { type: 'string', maxLength: 2048 },
+          },
+          required: ['state'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as { state: string; code?: string; error?: string };
+      if (!q.code && !q.error) throw badRequest('Required parameter "code" is missing', 'code');
+      const result = await completeXLogin(deps, q);
+      if ('invalidState' in result) throw badRequest('The login link is invalid, expired or already used; start again', 'state');
+      return reply.redirect(result.redirect, 302);
+    },
+  );
+
+  app.get(
+    '/check-x-connect',
+    {
+      preHandler: ctx.authenticate,
+      schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: [{ telegramInitData: [] }], response: { 200: socialConnectSchema } },
+    },
+    async (request): Promise<SocialConnect> => {
+      const status = statusOf(await loadUser(ctx.db, playerOf(request).id), ctx.clock.now());
+      return { twUsername: status.twUsername, twAge: status.twAge, twAvatar: status.twAvatar, pendingClaimReward: status.pendingClaimReward };
+    },
+  );
+};

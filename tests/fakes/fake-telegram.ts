@@ -1,0 +1,140 @@
+/**
+ * Fake Telegram Bot API (`/bot<token>/<method>`): getMe, getUpdates (long polling), sendMessage,
+ * getUserChatBoosts, setWebhook/deleteWebhook. It records what it delivered and can answer 429
+ * with retry_after, 403 for blocked users, or deliver and then never answer (a crash window).
+ */
+import { startFakeServer, type FakeReply, type FakeServer } from './fake-server.ts';
+
+export interface DeliveredMessage {
+  chat_id: number | string;
+  text: string;
+  reply_markup?: unknown;
+  /** Wall time of delivery (ms), to check throttling. */
+  at: number;
+}
+
+export interface FakeTelegramSettings {
+  /** Every Nth sendMessage (1-based count of attempts) answers 429 with this retry_after (s). */
+  rateLimit: { everyN: number; retryAfterS: number } | null;
+  /** Chat ids that blocked the bot: 403. */
+  blocked: Set<number>;
+  /** From this delivery index on (0-based), deliver but never answer: the crash window. */
+  holdFromDelivery: number | null;
+  /** Delay every answer (timeouts). */
+  delayMs: number;
+  /** Boosts per user id in `boostChat`. */
+  boosts: Map<number, number>;
+  boostChat: string;
+}
+
+export interface FakeTelegram extends FakeServer {
+  apiRoot: string;
+  token: string;
+  delivered: DeliveredMessage[];
+  /** sendMessage calls answered 429. */
+  rateLimited: number;
+  webhook: { url: string; secret_token?: string } | null;
+  settings: FakeTelegramSettings;
+  pushUpdate(update: Record<string, unknown>): void;
+  /** How many deliveries were made without an answer (holdFromDelivery). */
+  readonly held: number;
+}
+
+export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<FakeTelegram> => {
+  const settings: FakeTelegramSettings = {
+    rateLimit: null,
+    blocked: new Set(),
+    holdFromDelivery: null,
+    delayMs: 0,
+    boosts: new Map(),
+    boostChat: '@money_channel',
+  };
+  const delivered: DeliveredMessage[] = [];
+  const updates: Array<Record<string, unknown>> = [];
+  let nextUpdateId = 1;
+  let sendAttempts = 0;
+  const counters = { rateLimited: 0, held: 0 };
+  const hooks = { webhook: null as FakeTelegram['webhook'] };
+  const ok = (result: unknown): FakeReply => ({ delayMs: settings.delayMs, json: { ok: true, result } });
+  const fail = (status: number, description: string, parameters?: object): FakeReply => ({
+    status,
+    delayMs: settings.delayMs,
+    json: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
+  });
+
+  const server = await startFakeServer(async (req) => {
+    const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.path);
+    if (!match) return { status: 404, json: { ok: false, error_code: 404, description: 'Not Found' } };
+    if (match[1] !== token) return fail(401, 'Unauthorized');
+    const p = { ...Object.fromEntries(req.query), ...req.fields } as Record<string, unknown>;
+    switch (match[2]) {
+      case 'getMe':
+        return ok({ id: Number(token.split(':')[0]), is_bot: true, first_name: 'Money', username: 'money_test_bot', can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
+      case 'getUpdates': {
+        const offset = Number(p.offset ?? 0);
+        const deadline = Date.now() + Math.min(Number(p.timeout ?? 0) * 1000, 500);
+        for (;;) {
+          const pending = updates.filter((u) => Number(u.update_id) >= offset);
+          if (pending.length || Date.now() >= deadline) return ok(pending);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      case 'sendMessage': {
+        sendAttempts += 1;
+        const chatId = Number(p.chat_id);
+        if (settings.rateLimit && sendAttempts % settings.rateLimit.everyN === 0) {
+          counters.rateLimited += 1;
+          const s = settings.rateLimit.retryAfterS;
+          return fail(429, `Too Many Requests: retry after ${s}`, { retry_after: s });
+        }
+        if (settings.blocked.has(chatId)) return fail(403, 'Forbidden: bot was blocked by the user');
+        const index = delivered.length;
+        delivered.push({ chat_id: p.chat_id as number, text: String(p.text ?? ''), reply_markup: p.reply_markup, at: Date.now() });
+        const message = { message_id: index + 1, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: p.text };
+        if (settings.holdFromDelivery !== null && index >= settings.holdFromDelivery) {
+          counters.held += 1;
+          return { ...ok(message), delayMs: 3_600_000 };
+        }
+        return ok(message);
+      }
+      case 'getUserChatBoosts': {
+        if (String(p.chat_id) !== settings.boostChat) return fail(400, 'Bad Request: chat not found');
+        const n = settings.boosts.get(Number(p.user_id)) ?? 0;
+        const boost = (i: number) => ({ boost_id: `b${i}`, add_date: 1, expiration_date: 2, source: { source: 'premium', user: { id: Number(p.user_id), is_bot: false, first_name: 'u' } } });
+        return ok({ boosts: Array.from({ length: n }, (_, i) => boost(i)) });
+      }
+      case 'setWebhook':
+        hooks.webhook = { url: String(p.url), ...(p.secret_token ? { secret_token: String(p.secret_token) } : {}) };
+        return ok(true);
+      case 'deleteWebhook':
+        hooks.webhook = null;
+        return ok(true);
+      case 'setMyCommands':
+      case 'answerCallbackQuery':
+        return ok(true);
+      default:
+        return fail(404, `Not Found: method ${match[2]}`);
+    }
+  });
+
+  return {
+    ...server,
+    apiRoot: server.url,
+    token,
+    delivered,
+    get rateLimited() {
+      return counters.rateLimited;
+    },
+    get webhook() {
+      return hooks.webhook;
+    },
+    set webhook(v) {
+      hooks.webhook = v;
+    },
+    get held() {
+      return counters.held;
+    },
+    settings,
+    pushUpdate: (update) => void updates.push({ update_id: nextUpdateId++, ...update }),
+  };
+};
