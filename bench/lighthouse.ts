@@ -40,6 +40,7 @@ const types: Record<string, string> = {
  * hashed assets, the SPA fallback, and a fixture for the one API call the landing page makes.
  */
 export const serveDist = (dir: string = dist): Promise<Server> => {
+  dir = normalize(dir);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (path === `${apiPrefix}/public/stats`) {

@@ -31,7 +31,7 @@ export const Features = () => (
     <ul className="feature-grid">
       {cards.map((c) => (
         <li className="feature-card" key={c.title}>
-          <img src={c.image} alt="" width="96" height="96" loading="lazy" decoding="async" />
+          <img src={c.image} alt="" width="160" height="120" loading="lazy" decoding="async" />
           <h3>{c.title}</h3>
           <p>{c.text}</p>
         </li>

@@ -23,7 +23,10 @@ export const StatsTiles = ({ refreshMs }: { refreshMs?: number }) => {
                   <span className="visually-hidden">Loading</span>
                 </span>
               ) : (
-                <span className="stat-value">+{formatCompact(stats?.[key] ?? 0)}</span>
+                <span className="stat-value">
+                  <span className="stat-plus">+</span>
+                  {formatCompact(stats?.[key] ?? 0)}
+                </span>
               )}
             </dd>
           </div>

@@ -1,11 +1,10 @@
-import { Link, Outlet, ScrollRestoration } from 'react-router-dom';
+import { Link, NavLink, Outlet, ScrollRestoration } from 'react-router-dom';
 import { economy } from '../../../engine/economy.ts';
 import { botLink, config } from '../../config.ts';
 
 const Logo = () => (
   <Link to="/" className="logo" aria-label="MONEY home">
-    <img src="/art/logo.svg" alt="" width="36" height="36" />
-    <span className="logo-word">MONEY</span>
+    <img src="/art/logo.svg" alt="" width="330" height="80" />
   </Link>
 );
 
@@ -16,12 +15,14 @@ const Header = () => (
       <Logo />
       <nav className="header-nav" aria-label="Social">
         <a href={config.twitterUrl}>
-          <img src="/art/icon-x.svg" alt="" width="16" height="16" />X
+          <span className="icon icon-x" aria-hidden="true" />X
         </a>
         <a href={config.channelUrl}>
-          <img src="/art/icon-telegram.svg" alt="" width="16" height="16" />Channel
+          <span className="icon icon-telegram" aria-hidden="true" />Channel
         </a>
-        <a href={config.communityUrl}>Community</a>
+        <a href={config.communityUrl}>
+          <span className="icon icon-community" aria-hidden="true" />Community
+        </a>
       </nav>
       <a className="btn btn-primary header-cta" href={botLink()}>
         CLICK NOW
@@ -36,15 +37,15 @@ const Footer = () => (
     <div className="container footer-row">
       <Logo />
       <nav className="footer-nav" aria-label="Legal">
-        <Link to="/policy">Privacy Policy</Link>
-        <Link to="/terms">Terms of Use</Link>
+        <NavLink to="/policy">Privacy Policy</NavLink>
+        <NavLink to="/terms">Terms of Use</NavLink>
       </nav>
       <div className="footer-icons">
         <a href={config.twitterUrl} aria-label="MONEY on X">
-          <img src="/art/icon-x.svg" alt="" width="22" height="22" />
+          <span className="icon icon-x" aria-hidden="true" />
         </a>
         <a href={config.channelUrl} aria-label="MONEY on Telegram">
-          <img src="/art/icon-telegram.svg" alt="" width="22" height="22" />
+          <span className="icon icon-telegram" aria-hidden="true" />
         </a>
       </div>
       <p className="copyright">© {economy.copyrightYear} MONEY. All rights reserved.</p>

@@ -26,7 +26,7 @@ describe('landing roadmap', () => {
     const li = host.querySelector('li[data-active="true"]')!;
     expect(li.getAttribute('aria-current')).toBe('step');
     expect(li.textContent).toContain('Now');
-    expect(getComputedStyle(li).borderTopColor).toBe('rgb(61, 220, 132)');
+    expect(getComputedStyle(li).borderTopColor).toBe('rgb(52, 211, 153)'); // the site's green
   });
 
   it('highlights every phase sharing the month (September 2024: phases 1 and 2)', async () => {

@@ -64,6 +64,7 @@ describe('public routes', () => {
     expect(host.querySelectorAll('article section h2')).toHaveLength(8);
     expect(host.textContent).toContain('under 13');
     expect(host.textContent).toContain('within 30 days');
+    await vi.waitFor(() => expect(document.title).toBe('Privacy Policy — MONEY'));
   });
 
   it('renders the terms of use with their 13 sections', async () => {

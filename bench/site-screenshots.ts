@@ -1,0 +1,42 @@
+/**
+ * Screenshots of the public site at 375 and 1280 px (issue 7), taken from the built app with
+ * playwright-core driving Debian's Chromium: docs/screenshots/site-{page}-{width}.png.
+ * Run after a build: `node --import tsx bench/site-screenshots.ts` (SITE_DIST=… for another dist).
+ */
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../vite.config.ts';
+import { serveDist } from './lighthouse.ts';
+
+const out = new URL('../docs/screenshots/', import.meta.url).pathname;
+const pages = [
+  { name: 'landing', path: '/' },
+  { name: 'policy', path: '/policy' },
+  { name: 'terms', path: '/terms' },
+];
+
+const server = await serveDist(process.env.SITE_DIST);
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+try {
+  for (const width of [375, 1280]) {
+    const page = await browser.newPage({ viewport: { width, height: width < 500 ? 812 : 800 }, deviceScaleFactor: 1 });
+    for (const p of pages) {
+      await page.goto(base + p.path, { waitUntil: 'networkidle' });
+      await page.waitForSelector('main h1');
+      // Walk down the page so lazy images load, then back to the top.
+      for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
+        await page.evaluate((top) => window.scrollTo(0, top), y);
+        await page.waitForTimeout(50);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${out}site-${p.name}-${width}.png`, fullPage: true });
+      console.log(`site-${p.name}-${width}.png`);
+    }
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
