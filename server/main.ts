@@ -16,8 +16,8 @@ import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
 import { launchUrl } from './dev/launch-url.ts';
 import { ensureClientBuilt } from './web/build-client.ts';
 import { registerWeb } from './web/web-plugin.ts';
-import { createBot } from './bot/bot.ts';
-import { startBroadcastWorker } from './bot/broadcast-worker.ts';
+import { startOutsideBackground, stopBot } from './bot/runtime.ts';
+import { createOutsideServices } from './services/outside-services.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,38 +35,6 @@ export const publicConfigOf = (config: Config): PublicConfig => ({
   storyShareUserId: config.STORY_SHARE_USER_ID,
   apiBase: apiPrefix,
 });
-
-interface Telegram {
-  stop(): Promise<void>;
-}
-
-/** The bot (long polling) and the broadcast worker; both only with a real BOT_TOKEN. */
-const startTelegram = async (opts: { db: Db; clock: Clock; token: string; miniAppUrl: string }): Promise<Telegram> => {
-  const apiRoot = 'https://api.telegram.org';
-  const bot = createBot({ token: opts.token, apiRoot, miniAppUrl: opts.miniAppUrl });
-  // bot.start() resolves only when polling stops; a failure to reach Telegram is logged, not fatal.
-  const polling = bot.start({ drop_pending_updates: false }).catch((err: unknown) => console.error('bot: polling stopped:', err));
-  const worker = startBroadcastWorker({
-    db: opts.db,
-    clock: opts.clock,
-    token: opts.token,
-    apiRoot,
-    ratePerSecond: 25,
-    concurrency: 4,
-    leaseMs: 120_000,
-    idlePollMs: 2_000,
-    timeoutSeconds: 30,
-    log: (m) => console.log(m),
-  });
-  return {
-    stop: async () => {
-      await bot.stop();
-      await polling;
-      // Sends in flight are recorded before the database closes; the queue resumes on the next start.
-      await worker.stop({ deadlineMs: 10_000 });
-    },
-  };
-};
 
 const readConfig = (): Config => {
   try {
@@ -86,11 +54,13 @@ const main = async (): Promise<void> => {
   const clock: Clock = testClock ?? systemClock;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
+  // Init data is checked with the development token when there is no BOT_TOKEN; no bot runs on it.
+  const runConfig: Config = { ...config, BOT_TOKEN: bot.token };
   const db: Db = await openDb(config);
   let app: FastifyInstance;
-  let telegram: Telegram | undefined;
   try {
-    app = await createApp({ db, config: { ...config, BOT_TOKEN: bot.token }, clock, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    const services = createOutsideServices({ db, config: runConfig, clock });
+    app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
     if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
     if (testClock !== undefined) registerTestClock(app, testClock);
@@ -100,7 +70,8 @@ const main = async (): Promise<void> => {
     throw err;
   }
 
-  if (!bot.development) telegram = await startTelegram({ db, clock, token: bot.token, miniAppUrl: `${publicUrl}/app` });
+  // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development });
 
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string): Promise<void> =>
@@ -113,7 +84,7 @@ const main = async (): Promise<void> => {
       force.unref();
       // Stop taking new work first (updates, broadcasts), then requests; Fastify's close waits for
       // requests in flight and runs the API's onClose hooks (grouped writes are flushed there).
-      await telegram?.stop();
+      await stopBot();
       await app.close();
       await db.close();
       clearTimeout(force);
@@ -148,7 +119,7 @@ const main = async (): Promise<void> => {
       `  Fresh launch: ${site}/dev/launch   (?user=<id>&start=<refcode> for another player)`,
       `  Bot:          off: no BOT_TOKEN, so init data is signed with a development token kept in ${resolve(config.DATA_DIR, devTokenFile)}`,
     );
-  } else lines.push(`  Bot:          @${config.BOT_USERNAME}, polling for updates; broadcasts sent from the queue`);
+  } else lines.push(`  Bot:          @${config.BOT_USERNAME} (${background.botMode}); broadcasts are sent from the queue`);
   if (config.TEST_MODE) lines.push('  TEST_MODE:    the server clock can be moved forward (POST /money/api/test/clock)');
   console.log(lines.join('\n'));
 };
