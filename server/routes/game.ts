@@ -1,4 +1,142 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
+import { boostKeys, economy } from '../../engine/economy.ts';
+import { playerOf } from '../auth/authenticate.ts';
+import { transaction } from '../db/retry.ts';
+import { ClickBatcher } from '../domain/click-batcher.ts';
+import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/game.ts';
+import { statusOf } from '../domain/users.ts';
+import { badRequest } from '../http/errors.ts';
+import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
+import { decimalSchema, errorResponses, userStatusSchema } from './schemas.ts';
 
-export const gameRoutes: FastifyPluginAsync<RouteContext> = async () => {};
+const security = [{ telegramInitData: [] }];
+
+/** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
+export const gameRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const batcher = new ClickBatcher(ctx.db, ctx.clock);
+  const auth = { preHandler: ctx.authenticate };
+  const statusAnswer = { 200: userStatusSchema, ...errorResponses };
+
+  app.post<{ Body: { click: number; batchId?: string; seq?: number } }>(
+    '/click',
+    {
+      ...auth,
+      schema: {
+        summary: 'A batch of taps; accepted = min(click, energy, human-rate allowance); idempotent by batchId',
+        tags: ['game'],
+        security,
+        body: obj(
+          {
+            click: int(1, 100_000, 'taps in this batch'),
+            batchId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$', description: 'idempotency key: a replay returns the first answer' },
+            seq: int(0, 2 ** 31 - 1, 'per-session sequence number'),
+          },
+          ['click'],
+        ),
+        response: {
+          200: { type: 'object', properties: { batchId: { type: ['string', 'null'] }, accepted: { type: 'integer' }, status: userStatusSchema } },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request): Promise<ClickResult> => {
+      const { click, batchId } = request.body;
+      const a = await batcher.submit(playerOf(request).id, click, batchId ?? null);
+      return { batchId: batchId ?? null, accepted: a.accepted, status: statusOf(a.row, a.nowMs) };
+    },
+  );
+
+  app.post(
+    '/claim',
+    {
+      ...auth,
+      schema: {
+        summary: 'Claims passive income accrued since lastClaimedTime (at most 3 h of it)',
+        tags: ['game'],
+        security,
+        response: { 200: { type: 'object', properties: { claimed: decimalSchema, status: userStatusSchema } }, ...errorResponses },
+      },
+    },
+    async (request): Promise<ClaimResult> => {
+      const now = ctx.clock.now();
+      const { claimed, row } = await transaction(ctx.db, (tx) => claimPassive(tx, playerOf(request).id, now));
+      return { claimed, status: statusOf(row, now) };
+    },
+  );
+
+  app.post<{ Body: { levelKey: number } }>(
+    '/update-level',
+    {
+      ...auth,
+      schema: {
+        summary: 'Buys one level of a boost (1 Handheld, 2 Limit, 3 Finger, 4–21 passive items); claims passive income first',
+        tags: ['game'],
+        security,
+        body: obj({ levelKey: int(Math.min(...boostKeys), Math.max(...boostKeys), 'boost key') }, ['levelKey']),
+        response: statusAnswer,
+      },
+    },
+    async (request): Promise<UserStatus> => {
+      const key = request.body.levelKey;
+      if (!isPurchasableKey(key)) throw badRequest('Unknown levelKey', 'levelKey');
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => buyLevel(tx, playerOf(request).id, key, now)), now);
+    },
+  );
+
+  app.post<{ Querystring: { level: number } }>(
+    '/update-ref-level',
+    {
+      ...auth,
+      schema: {
+        summary: 'Buys the next referral level (query level = that level) for MONEY',
+        tags: ['referral'],
+        security,
+        querystring: obj({ level: int(1, economy.maxReferralLevel, 'the referral level to buy') }, ['level']),
+        response: statusAnswer,
+      },
+    },
+    async (request): Promise<UserStatus> => {
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => buyReferralLevel(tx, playerOf(request).id, request.query.level, now)), now);
+    },
+  );
+
+  app.post(
+    '/claim-welcome-rw',
+    { ...auth, schema: { summary: 'Claims the welcome (account-age) reward, once', tags: ['rewards'], security, response: statusAnswer } },
+    async (request): Promise<UserStatus> => {
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => claimWelcome(tx, playerOf(request).id, now)), now);
+    },
+  );
+
+  app.post(
+    '/claim-easter-egg-rw',
+    { ...auth, schema: { summary: 'Claims the Easter-egg reward, once', tags: ['rewards'], security, response: statusAnswer } },
+    async (request): Promise<UserStatus> => {
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => claimEaster(tx, playerOf(request).id, now)), now);
+    },
+  );
+
+  app.post<{ Querystring: { days: number } }>(
+    '/set-predict-wallet-coming',
+    {
+      ...auth,
+      schema: {
+        summary: 'Submits the wallet forecast in days, once per user',
+        tags: ['rewards'],
+        security,
+        querystring: obj({ days: int(1, 36_500, 'days until the wallet arrives') }, ['days']),
+        response: statusAnswer,
+      },
+    },
+    async (request): Promise<UserStatus> => {
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => setForecast(tx, playerOf(request).id, request.query.days, now)), now);
+    },
+  );
+};

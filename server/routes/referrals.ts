@@ -1,4 +1,93 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { UserStatus } from '../../engine/api-types.ts';
+import { economy } from '../../engine/economy.ts';
+import { playerOf } from '../auth/authenticate.ts';
+import { transaction } from '../db/retry.ts';
+import { leaderboard, listFriends, maxPageSize, registerReferral } from '../domain/referrals.ts';
+import { loadUser, statusOf } from '../domain/users.ts';
+import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
+import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, userStatusSchema } from './schemas.ts';
 
-export const referralRoutes: FastifyPluginAsync<RouteContext> = async () => {};
+const security = [{ telegramInitData: [] }];
+const paging = {
+  page: { ...int(1, 1_000_000, '1-based page number'), default: 1 },
+  pageSize: { ...int(1, maxPageSize, `items per page (default ${economy.pageSize})`), default: economy.pageSize },
+};
+
+/** The referral link for a refcode: the mini-app's start parameter carries the code (§2). */
+export const refLinkOf = (botUsername: string, miniAppName: string, refcode: string): string =>
+  miniAppName === '' ? `https://t.me/${botUsername}?startapp=${refcode}` : `https://t.me/${botUsername}/${miniAppName}?startapp=${refcode}`;
+
+/** Referrals, friends, the referral link and the leaderboard. */
+export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const auth = { preHandler: ctx.authenticate };
+
+  app.post<{ Querystring: { refcode: string } }>(
+    '/referral',
+    {
+      ...auth,
+      schema: {
+        summary: 'Registers the player’s referrer by refcode (once; no self-referral, no cycles, within the friend limit)',
+        tags: ['referral'],
+        security,
+        querystring: obj({ refcode: { type: 'string', pattern: `^[A-Za-z0-9]{${economy.refcodeLength}}$` } }, ['refcode']),
+        response: { 200: userStatusSchema, ...errorResponses },
+      },
+    },
+    async (request): Promise<UserStatus> => {
+      const now = ctx.clock.now();
+      return statusOf(await transaction(ctx.db, (tx) => registerReferral(tx, playerOf(request).id, request.query.refcode, now)), now);
+    },
+  );
+
+  app.get<{ Querystring: { page: number; pageSize: number } }>(
+    '/get-ref-users',
+    {
+      ...auth,
+      schema: {
+        summary: 'The player’s friends, 10 a page, newest first; `pending` counts friends below $100',
+        tags: ['referral'],
+        security,
+        querystring: obj(paging),
+        response: {
+          200: { type: 'object', properties: { ...pageOf(friendSchema).properties, pending: { type: 'integer' } } },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => listFriends(ctx.db, playerOf(request).id, request.query.page, request.query.pageSize),
+  );
+
+  app.get(
+    '/get-my-refLink',
+    {
+      ...auth,
+      schema: {
+        summary: 'The player’s referral link',
+        tags: ['referral'],
+        security,
+        response: { 200: { type: 'object', properties: { refcode: { type: 'string' }, refLink: { type: 'string' } } }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await loadUser(ctx.db, playerOf(request).id);
+      return { refcode: row.refcode, refLink: refLinkOf(ctx.config.BOT_USERNAME, ctx.config.MINI_APP_NAME, row.refcode) };
+    },
+  );
+
+  app.get<{ Querystring: { page: number; pageSize: number } }>(
+    '/leaderboard',
+    {
+      ...auth,
+      schema: {
+        summary: 'Players by totalEarn, 10 a page; the player’s own entry comes first with their rank',
+        tags: ['leaderboard'],
+        security,
+        querystring: obj(paging),
+        response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
+      },
+    },
+    async (request) => leaderboard(ctx.db, playerOf(request).id, request.query.page, request.query.pageSize),
+  );
+};

@@ -1,4 +1,103 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Task, TaskType } from '../../engine/api-types.ts';
+import { playerOf } from '../auth/authenticate.ts';
+import { transaction } from '../db/retry.ts';
+import { claimTask, verifyOutside } from '../domain/task-claims.ts';
+import { listTasks, loadTask, taskTypeValues } from '../domain/tasks.ts';
+import { statusOf } from '../domain/users.ts';
+import { badRequest, unavailable } from '../http/errors.ts';
+import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
+import { decimalSchema, errorResponses, taskSchema, userStatusSchema } from './schemas.ts';
 
-export const taskRoutes: FastifyPluginAsync<RouteContext> = async () => {};
+const security = [{ telegramInitData: [] }];
+const payload = {
+  taskId: int(1, 2 ** 31 - 1, 'the task id'),
+  captchaToken: { type: 'string', maxLength: 4_096 },
+  inputValue: { type: 'string', maxLength: 128 },
+} as const;
+
+type Payload = { taskId?: number; captchaToken?: string; inputValue?: string };
+
+/** Tasks and achievements: the list, the boost/exchange check, and the claim. */
+export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const auth = { preHandler: ctx.authenticate };
+
+  app.get<{ Querystring: { type: TaskType } }>(
+    '/tasks',
+    {
+      ...auth,
+      schema: {
+        summary: 'Tasks of a type with the player’s progress (DAILY_TASK = social + ads, INVITE_TASK = invite)',
+        tags: ['tasks'],
+        security,
+        querystring: obj({ type: { type: 'string', enum: [...taskTypeValues] } }, ['type']),
+        response: { 200: { type: 'array', items: taskSchema }, ...errorResponses },
+      },
+    },
+    async (request): Promise<Task[]> => listTasks(ctx.db, playerOf(request).id, request.query.type, ctx.clock.now()),
+  );
+
+  app.post<{ Body: Payload }>(
+    '/check-task',
+    {
+      ...auth,
+      schema: {
+        summary: 'Checks a task with its outside service: the boost count (BOOST, task 7) or the exchange account (CHECK_ONUS, CHECK_BINGX)',
+        tags: ['tasks'],
+        security,
+        body: obj(payload, ['taskId']),
+        response: { 200: { type: 'object', properties: { boostChannelCnt: { type: 'integer' } } }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const userId = playerOf(request).id;
+      const task = await loadTask(ctx.db, request.body.taskId!);
+      if (task.handle_type === 'BOOST') {
+        if (ctx.services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
+        const boosts = await ctx.services.countChannelBoosts(String(userId));
+        await ctx.db.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, boosts]);
+        return { boostChannelCnt: boosts };
+      }
+      if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
+        await verifyOutside({ ...task, needs_captcha: false }, userId, { ...(request.body.inputValue !== undefined ? { inputValue: request.body.inputValue } : {}) }, ctx.services);
+      }
+      const r = await ctx.db.query<{ boost_channel_cnt: number }>('SELECT boost_channel_cnt FROM users WHERE id = $1', [userId]);
+      return { boostChannelCnt: r.rows[0]?.boost_channel_cnt ?? 0 };
+    },
+  );
+
+  app.post<{ Querystring: { task_id: number }; Body: Payload }>(
+    '/claim-task',
+    {
+      ...auth,
+      schema: {
+        summary: 'Claims a task’s reward when its rule is met',
+        tags: ['tasks'],
+        security,
+        querystring: obj({ task_id: int(1, 2 ** 31 - 1, 'the task id') }, ['task_id']),
+        body: obj(payload),
+        response: {
+          200: { type: 'object', properties: { message: { type: 'string' }, reward: decimalSchema, task: taskSchema, status: userStatusSchema } },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const player = playerOf(request);
+      const taskId = request.query.task_id;
+      if (request.body.taskId !== undefined && request.body.taskId !== taskId) throw badRequest('taskId in the body differs from task_id', 'taskId');
+      const task = await loadTask(ctx.db, taskId);
+      const input = {
+        ...(request.body.captchaToken !== undefined ? { captchaToken: request.body.captchaToken } : {}),
+        ...(request.body.inputValue !== undefined ? { inputValue: request.body.inputValue } : {}),
+        remoteIp: request.ip,
+      };
+      const evidence = await verifyOutside(task, player.id, input, ctx.services);
+      const now = ctx.clock.now();
+      const r = await transaction(ctx.db, (tx) => claimTask(tx, task, player.id, player.initData, input, evidence, now));
+      const message = task.type === 'ACHIVEMENT' ? 'Claimed reward successful' : 'Claimed task successful';
+      return { message, reward: r.reward, task: r.task, status: statusOf(r.row, now) };
+    },
+  );
+};

@@ -1,0 +1,115 @@
+import type { Task } from '../../engine/api-types.ts';
+import { economy } from '../../engine/economy.ts';
+import type { VerifiedInitData } from '../auth/init-data.ts';
+import type { Queryable } from '../db/db.ts';
+import { badRequest, conflict, unavailable } from '../http/errors.ts';
+import type { OutsideServices } from '../services.ts';
+import { creditMoney } from './ledger.ts';
+import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';
+import { loadUser, type UserRow } from './users.ts';
+
+/** The §3 Task of a row with a player's progress. */
+export const taskView = (t: TaskRow, p: Progress): Task => ({
+  id: t.id,
+  type: t.type,
+  handleType: t.handle_type,
+  title: t.title,
+  image: t.image,
+  desc: t.description,
+  link: t.link,
+  reward: t.reward,
+  isDaily: t.is_daily,
+  hasDone: p.hasDone,
+  numberOfDone: p.numberOfDone,
+  needsCaptcha: t.needs_captcha,
+});
+
+export interface ClaimInput {
+  captchaToken?: string;
+  inputValue?: string;
+  remoteIp?: string;
+}
+
+/** What the outside services said before the transaction (no lock is held across a network call). */
+export interface OutsideEvidence {
+  boosts?: number;
+}
+
+const need = (services: OutsideServices | undefined): OutsideServices => {
+  // Fail closed: without the service the task cannot be verified, so nothing is credited.
+  if (services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
+  return services;
+};
+
+/**
+ * The outside checks of a claim, run before its transaction: captcha (when the task needs one),
+ * the exchange account (CHECK_ONUS/CHECK_BINGX) and the channel boost count (BOOST).
+ */
+export const verifyOutside = async (task: TaskRow, userId: number, input: ClaimInput, services: OutsideServices | undefined): Promise<OutsideEvidence> => {
+  if (task.needs_captcha) {
+    if (input.captchaToken === undefined || input.captchaToken === '') throw badRequest('Please verify captcha first', 'captchaToken');
+    if (!(await need(services).verifyCaptcha(input.captchaToken, 'claim-task', input.remoteIp))) throw badRequest('Captcha verification failed', 'captchaToken');
+  }
+  if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
+    if (input.inputValue === undefined || input.inputValue.trim() === '') throw badRequest('Please fill input', 'inputValue');
+    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw badRequest('Your account is not registered via link', 'inputValue');
+  }
+  if (task.handle_type === 'BOOST') return { boosts: await need(services).countChannelBoosts(String(userId)) };
+  return {};
+};
+
+/** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
+const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {
+  if (task.type === 'ADS') throw badRequest('Ads rewards are claimed by watching a video', 'task_id');
+  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw badRequest('This achievement is still locked', 'task_id');
+  switch (task.handle_type) {
+    case 'REF':
+      if (row.invite_cnt < Number(task.link)) throw badRequest('Invite more friends to claim this task', 'task_id');
+      break;
+    case 'CHECK_USERNAME': {
+      const u = initData.user;
+      const name = [u.first_name, u.last_name, u.username].filter(Boolean).join(' ');
+      if (!name.includes('$MONEY')) throw badRequest('$MONEY NOT FOUND IN USER NAME', 'task_id');
+      break;
+    }
+    case 'BOOST':
+      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw badRequest('You have not enouch boost', 'task_id');
+      break;
+    default:
+      break;
+  }
+};
+
+/**
+ * /claim-task: checks the task's rule on the locked row, counts the completion (once, or once a
+ * day for daily tasks; boost tasks count up to 10) and credits the reward with the referrer's 5 %.
+ */
+export const claimTask = async (
+  tx: Queryable,
+  task: TaskRow,
+  userId: number,
+  initData: VerifiedInitData,
+  input: ClaimInput,
+  evidence: OutsideEvidence,
+  nowMs: number,
+): Promise<{ reward: string; task: Task; row: UserRow }> => {
+  const row = await loadUser(tx, userId, true);
+  const before = await progressOf(tx, userId, task, nowMs);
+  if (before.hasDone) throw conflict('Task already claimed', 'task_id');
+  checkRule(task, row, initData, before, evidence);
+  if (evidence.boosts !== undefined) await tx.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, evidence.boosts]);
+  const exchange = task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX';
+  let progress: Progress | null;
+  try {
+    progress = await recordTaskProgress(tx, userId, task, nowMs, {
+      target: task.handle_type === 'BOOST' ? economy.boostTaskTarget : 1,
+      ...(exchange && input.inputValue !== undefined ? { inputValue: input.inputValue.trim() } : {}),
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw conflict('This account id was already used by another player', 'inputValue');
+    throw err;
+  }
+  if (progress === null) throw conflict('Task already claimed', 'task_id');
+  const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
+  return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
+};
