@@ -1,12 +1,11 @@
 /**
  * Screenshots of the public site at 375 and 1280 px (issue 7), taken from the built app with
  * playwright-core driving Debian's Chromium: docs/screenshots/site-{page}-{width}.png.
- * Run after a build: `node --import tsx bench/site-screenshots.ts` (SITE_DIST=… for another dist).
+ * Run after `npm run build`: `node --import tsx bench/site-screenshots.ts`.
  */
-import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
-import { serveDist } from './lighthouse.ts';
+import { startRealServer, startStaticServer } from './site-dist.ts';
 
 const out = new URL('../docs/screenshots/', import.meta.url).pathname;
 const pages = [
@@ -15,8 +14,9 @@ const pages = [
   { name: 'terms', path: '/terms' },
 ];
 
-const server = await serveDist(process.env.SITE_DIST);
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+// The real server when it can run; SITE_DIST=… (or SITE_STATIC=1) serves a build statically.
+const site = process.env.SITE_DIST || process.env.SITE_STATIC ? await startStaticServer(process.env.SITE_DIST) : await startRealServer();
+const base = site.url.replace(/\/$/, '');
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
   for (const width of [375, 1280]) {
@@ -38,5 +38,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  await site.stop();
 }
