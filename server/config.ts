@@ -58,6 +58,8 @@ export const configSchema = z
     ADSGRAM_BLOCK_ID: z.string().trim().default(''),
     /** Cloudflare Turnstile site key (public half); empty turns the captcha widget off. */
     TURNSTILE_SITE_KEY: z.string().trim().default(''),
+    /** Serve dist/ as it is, even when it looks older than the sources (a deploy that ships a built client). */
+    SKIP_CLIENT_BUILD: flag.default(false),
     /** The Telegram user id that gets the story share in onboarding (§2). */
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.

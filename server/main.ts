@@ -47,7 +47,7 @@ const readConfig = (): Config => {
 
 const main = async (): Promise<void> => {
   const config = readConfig();
-  if (process.env.SKIP_CLIENT_BUILD !== '1') ensureClientBuilt(root);
+  if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
   const testClock = config.TEST_MODE ? offsetClock() : undefined;
