@@ -101,6 +101,15 @@ const markFinished = (db: Queryable, broadcastId: number, nowMs: number) =>
     [broadcastId, nowMs],
   );
 
+/** Gives a claim back untried (a 429 pause began between the claim and the send). */
+export const releaseClaim = async (db: Queryable, row: ClaimedRecipient, workerId: string): Promise<void> => {
+  await db.query(
+    `UPDATE broadcast_recipients SET status = 'pending', claimed_by = NULL, attempts = attempts - 1
+      WHERE broadcast_id = $1 AND chat_id = $2 AND status = 'sending' AND claimed_by = $3`,
+    [row.broadcastId, row.chatId, workerId],
+  );
+};
+
 /**
  * A row 'sending' for longer than the lease belongs to a worker that died mid-send: Telegram may
  * have delivered it, so it becomes 'uncertain' (never re-sent). Returns how many rows.

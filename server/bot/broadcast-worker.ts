@@ -8,7 +8,7 @@ import { Api, GrammyError, HttpError } from 'grammy';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
 import { inlineKeyboard, type Broadcast } from './broadcast-payload.ts';
-import { claimNext, loadBroadcast, recordOutcome, recoverAbandoned, type ClaimedRecipient, type SendOutcome } from './broadcast-store.ts';
+import { claimNext, loadBroadcast, recordOutcome, recoverAbandoned, releaseClaim, type ClaimedRecipient, type SendOutcome } from './broadcast-store.ts';
 import { createPacer } from './pacer.ts';
 
 export interface BroadcastWorkerOptions {
@@ -82,10 +82,12 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
     });
   const pacer = createPacer({ ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep });
 
-  const send = async (row: ClaimedRecipient): Promise<SendOutcome> => {
-    if (!cache.has(row.broadcastId)) cache.set(row.broadcastId, await loadBroadcast(opts.db, row.broadcastId));
-    const b = cache.get(row.broadcastId);
-    if (!b) return { kind: 'failed', error: 'broadcast not found' };
+  const broadcastOf = async (broadcastId: number): Promise<Broadcast | null> => {
+    if (!cache.has(broadcastId)) cache.set(broadcastId, await loadBroadcast(opts.db, broadcastId));
+    return cache.get(broadcastId) ?? null;
+  };
+
+  const send = async (row: ClaimedRecipient, b: Broadcast): Promise<SendOutcome> => {
     try {
       const markup = inlineKeyboard(b.buttons);
       const msg = await api.sendMessage(row.chatId, b.message, markup ? { reply_markup: markup } : {});
@@ -114,7 +116,22 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
         await sleep(opts.idlePollMs);
         continue;
       }
-      const outcome = await send(row);
+      let b: Broadcast | null;
+      try {
+        b = await broadcastOf(row.broadcastId);
+      } catch (err) {
+        log(`broadcast: could not load ${row.broadcastId}: ${String(err)}`);
+        await releaseClaim(opts.db, row, id).catch(() => {});
+        await sleep(opts.idlePollMs);
+        continue;
+      }
+      // Another lane may have met a 429 while this one claimed, or stop() was called: give the row
+      // back, untried. Nothing is awaited between this check and the request.
+      if (pacer.isPaused() || stopping) {
+        await releaseClaim(opts.db, row, id).catch((err: unknown) => log(`broadcast: release failed: ${String(err)}`));
+        continue;
+      }
+      const outcome = b === null ? ({ kind: 'failed', error: 'broadcast not found' } as const) : await send(row, b);
       // A crashed process records nothing; an abandoned lane behaves the same.
       if (abandoned) return;
       try {

@@ -9,6 +9,8 @@ export interface Pacer {
   slot(): Promise<void>;
   /** Telegram said "retry after": nobody sends before `untilMs`. */
   pauseUntil(untilMs: number): void;
+  /** True while a 429 pause lasts: checked again right before sending. */
+  isPaused(): boolean;
 }
 
 export interface PacerDeps {
@@ -37,5 +39,6 @@ export const createPacer = ({ ratePerSecond, now, sleep }: PacerDeps): Pacer => 
     pauseUntil: (untilMs) => {
       pausedUntil = Math.max(pausedUntil, untilMs);
     },
+    isPaused: () => now() < pausedUntil,
   };
 };

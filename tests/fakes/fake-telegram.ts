@@ -32,7 +32,9 @@ export interface FakeTelegram extends FakeServer {
   token: string;
   delivered: DeliveredMessage[];
   /** sendMessage calls answered 429. */
-  rateLimited: number;
+  readonly rateLimited: number;
+  /** Wall times of the 429 answers. */
+  rateLimitedAt: number[];
   webhook: { url: string; secret_token?: string } | null;
   settings: FakeTelegramSettings;
   pushUpdate(update: Record<string, unknown>): void;
@@ -54,6 +56,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
   let nextUpdateId = 1;
   let sendAttempts = 0;
   const counters = { rateLimited: 0, held: 0 };
+  const rateLimitedAt: number[] = [];
   const hooks = { webhook: null as FakeTelegram['webhook'] };
   const ok = (result: unknown): FakeReply => ({ delayMs: settings.delayMs, json: { ok: true, result } });
   const fail = (status: number, description: string, parameters?: object): FakeReply => ({
@@ -84,6 +87,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
         const chatId = Number(p.chat_id);
         if (settings.rateLimit && sendAttempts % settings.rateLimit.everyN === 0) {
           counters.rateLimited += 1;
+          rateLimitedAt.push(Date.now());
           const s = settings.rateLimit.retryAfterS;
           return fail(429, `Too Many Requests: retry after ${s}`, { retry_after: s });
         }
@@ -125,6 +129,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     get rateLimited() {
       return counters.rateLimited;
     },
+    rateLimitedAt,
     get webhook() {
       return hooks.webhook;
     },

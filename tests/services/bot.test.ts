@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
+import { startBot } from '../../server/bot/runtime.ts';
+import { webhookSecret } from '../../server/services/outside-config.ts';
+import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../fakes/fake-telegram.ts';
+import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
+import { manualClockFor } from './service-env.ts';
+
+let updateMessageId = 1;
+const startCommand = (chatId: number, text: string) => ({
+  message: {
+    message_id: updateMessageId++,
+    date: 1_760_000_000,
+    chat: { id: chatId, type: 'private', first_name: 'Ann' },
+    from: { id: chatId, is_bot: false, first_name: 'Ann' },
+    text,
+    entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }],
+  },
+});
+
+const waitFor = async <T>(find: () => T | undefined, what: string, ms = 5_000): Promise<T> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = find();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const buttonUrl = (m: DeliveredMessage) => (m.reply_markup as { inline_keyboard: { web_app?: { url: string } }[][] }).inline_keyboard[0]![0]!.web_app!.url;
+
+describe('the bot', () => {
+  let tg: FakeTelegram;
+  beforeAll(async () => {
+    tg = await startFakeTelegram(botToken);
+  });
+  afterAll(async () => {
+    await tg?.close();
+  });
+
+  it('answers /start by long polling with a web_app button that passes the start parameter through', async () => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
+    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
+    expect(bot.mode).toBe('polling');
+    try {
+      tg.pushUpdate(startCommand(701, '/start AbC123'));
+      tg.pushUpdate(startCommand(702, '/start'));
+      const first = await waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === 701), 'reply to 701');
+      expect(buttonUrl(first)).toBe('https://money.example/app?tgWebAppStartParam=AbC123');
+      const plain = await waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === 702), 'reply to 702');
+      expect(buttonUrl(plain)).toBe('https://money.example/app');
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('drops a start payload Telegram would not allow', async () => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, MINI_APP_URL: 'https://play.money.example/app' }));
+    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
+    try {
+      tg.pushUpdate(startCommand(703, '/start <script>'));
+      const m = await waitFor(() => tg.delivered.find((x) => Number(x.chat_id) === 703), 'reply to 703');
+      expect(buttonUrl(m)).toBe('https://play.money.example/app');
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('does not run on a development token', async () => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
+    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: false });
+    expect(bot.mode).toBe('off');
+  });
+});
+
+describe('the bot by webhook', () => {
+  let tg: FakeTelegram;
+  let h: ServicesHarness;
+  const hookUrl = 'https://money.example/money/api/v1/airdrop/public/telegram-webhook';
+  beforeAll(async () => {
+    tg = await startFakeTelegram(botToken);
+    h = await openServicesHarness('pglite', { BOT_API_ROOT: tg.apiRoot, WEBHOOK_URL: hookUrl });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await tg?.close();
+  });
+
+  it('registers WEBHOOK_URL with a secret token', async () => {
+    const bot = await startBot({ db: h.db, config: h.config, clock: h.clock, realBot: true, log: () => {} });
+    expect(bot.mode).toBe('webhook');
+    expect(tg.webhook).toEqual({ url: hookUrl, secret_token: webhookSecret(h.config) });
+    await bot.stop();
+  });
+
+  it('answers an update that carries the secret token, and refuses one without', async () => {
+    const post = (secret: string | undefined, update: object) =>
+      h.call('POST', '/public/telegram-webhook', null, { body: update, headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret } });
+    expect((await post('wrong', { update_id: 1, ...startCommand(801, '/start') })).statusCode).toBe(401);
+    expect((await post(undefined, { update_id: 2, ...startCommand(801, '/start') })).statusCode).toBe(401);
+    expect(tg.delivered.some((m) => Number(m.chat_id) === 801)).toBe(false);
+    const ok = await post(webhookSecret(h.config), { update_id: 3, ...startCommand(802, '/start Ref123') });
+    expect(ok.statusCode).toBe(200);
+    const m = tg.delivered.find((x) => Number(x.chat_id) === 802)!;
+    expect(buttonUrl(m)).toBe('https://money.example/app?tgWebAppStartParam=Ref123');
+  });
+});

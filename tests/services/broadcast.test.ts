@@ -1,0 +1,196 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../server/clock.ts';
+import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
+import type { BroadcastProgress } from '../../server/bot/broadcast-store.ts';
+import type { Db } from '../../server/db/db.ts';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram.ts';
+import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
+
+const apiKey = 'broadcast-key-for-tests';
+const keyHeader = { 'x-api-key': apiKey };
+
+/** Real time plus a jump the test controls, so a lease can expire at once. */
+const jumpClock = () => {
+  let offset = 0;
+  const clock: Clock & { jump(ms: number): void } = { now: () => Date.now() + offset, jump: (ms) => void (offset += ms) };
+  return clock;
+};
+
+/** Inserts `n` players directly (the broadcast goes to every row of users). */
+const addUsers = async (db: Db, firstId: number, n: number): Promise<number[]> => {
+  await db.query(
+    `INSERT INTO users (id, refcode, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
+     SELECT $1::bigint + i, 'b' || lpad(i::text, 5, '0'), 0, 0, 0, 0 FROM generate_series(0, $2::int - 1) AS i`,
+    [firstId, n],
+  );
+  return Array.from({ length: n }, (_, i) => firstId + i);
+};
+
+const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 60_000) => {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe.each(backends)('broadcast (%s)', (backend) => {
+  let h: ServicesHarness;
+  const workers: BroadcastWorker[] = [];
+  const fakes: FakeTelegram[] = [];
+  const worker = (tg: FakeTelegram, clock: Clock, opts: { ratePerSecond?: number; leaseMs?: number } = {}) => {
+    const w = startBroadcastWorker({
+      db: h.db,
+      clock,
+      token: botToken,
+      apiRoot: tg.apiRoot,
+      ratePerSecond: opts.ratePerSecond ?? 1_000,
+      concurrency: 4,
+      leaseMs: opts.leaseMs ?? 60_000,
+      idlePollMs: 50,
+      timeoutSeconds: 30,
+    });
+    workers.push(w);
+    return w;
+  };
+  const fake = async () => {
+    const tg = await startFakeTelegram(botToken);
+    fakes.push(tg);
+    return tg;
+  };
+  const send = (body: unknown, headers: Record<string, string> = keyHeader) => h.call('POST', '/public/send-telemss', null, { body, headers });
+  const progress = async (id: number) => {
+    const r = await h.call('GET', `/public/send-telemss/${id}`, null, { headers: keyHeader });
+    expect(r.statusCode).toBe(200);
+    return r.json<BroadcastProgress>();
+  };
+
+  beforeAll(async () => {
+    h = await openServicesHarness(backend, { BROADCAST_API_KEY: apiKey });
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop({ deadlineMs: 100 })));
+    await Promise.all(fakes.splice(0).map((f) => f.close()));
+    await h.db.query('DELETE FROM broadcast_recipients');
+    await h.db.query('DELETE FROM broadcasts');
+    await h.db.query('DELETE FROM users');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('needs the x-api-key and a valid body, and queues nothing otherwise', async () => {
+    const good = { message: 'Hello', btns: [{ btnType: 'url', btnText: 'Open', btnLink: 'https://t.me/money' }] };
+    const missing = await send(good, {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().field).toBe('x-api-key');
+    expect((await send(good, { 'x-api-key': 'wrong' })).statusCode).toBe(401);
+    const cases: [unknown, string][] = [
+      [{ btns: [] }, 'message'],
+      [{ message: '' }, 'message'],
+      [{ message: 'x'.repeat(4097) }, 'message'],
+      [{ message: 'hi', btns: 'no' }, 'btns'],
+      [{ message: 'hi', btns: [{ btnType: 'phone', btnText: 'a', btnLink: 'https://a.example' }] }, 'btns[0].btnType'],
+      [{ message: 'hi', btns: [{ btnType: 'url', btnText: '', btnLink: 'https://a.example' }] }, 'btns[0].btnText'],
+      [{ message: 'hi', btns: [good.btns[0], { btnType: 'web_app', btnText: 'Play', btnLink: 'http://a.example' }] }, 'btns[1].btnLink'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await send(body);
+      expect(r.statusCode, JSON.stringify(body)).toBe(400);
+      expect(r.json().field).toBe(field);
+    }
+    expect((await h.db.query('SELECT 1 FROM broadcasts')).rows).toHaveLength(0);
+    expect((await h.call('GET', '/public/send-telemss/1', null, { headers: keyHeader })).statusCode).toBe(404);
+  });
+
+  it('reaches each of 1,000 users exactly once across a restart and a crash, honouring 429', async () => {
+    const users = await addUsers(h.db, 9_100_000_000, 1_000);
+    const blocked = [users[10]!, users[20]!];
+    const clock = jumpClock();
+    const t1 = await fake();
+    t1.settings.rateLimit = { everyN: 300, retryAfterS: 1 };
+    for (const b of blocked) t1.settings.blocked.add(b);
+
+    const queued = await send({ message: 'Airdrop news', btns: [{ btnType: 'web_app', btnText: 'Play', btnLink: 'https://money.example/app' }] });
+    expect(queued.statusCode).toBe(202);
+    const { broadcastId, total } = queued.json<{ broadcastId: number; total: number }>();
+    expect(total).toBe(1_000);
+
+    // 1. A graceful restart: worker A stops mid-way; what it sent is recorded.
+    const a = worker(t1, clock);
+    await waitFor(() => t1.delivered.length >= 350, '350 deliveries');
+    await a.stop();
+    const afterA = await progress(broadcastId);
+    expect(afterA.remaining).toBeGreaterThan(0);
+    expect(afterA.sent).toBe(t1.delivered.length);
+
+    // 2. A crash: worker B's messages are delivered but the answers never come back; B dies.
+    t1.settings.holdFromDelivery = t1.delivered.length + 100;
+    const b = worker(t1, clock);
+    await waitFor(() => t1.held === 4, 'four sends in the crash window');
+    await b.stop({ deadlineMs: 50 });
+    await t1.close();
+
+    // 3. After the lease, worker C marks B's four as uncertain (never re-sent) and finishes.
+    const t2 = await fake();
+    for (const id of blocked) t2.settings.blocked.add(id);
+    clock.jump(60_001);
+    worker(t2, clock);
+    await waitFor(async () => (await progress(broadcastId)).remaining === 0, 'the broadcast to finish');
+
+    const all = [...t1.delivered, ...t2.delivered].map((m) => Number(m.chat_id));
+    const counts = new Map<number, number>();
+    for (const id of all) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+    expect(counts.size).toBe(998);
+    for (const id of users) expect(counts.get(id) ?? 0).toBe(blocked.includes(id) ? 0 : 1);
+    expect(t1.rateLimited).toBeGreaterThan(0);
+
+    const done = await progress(broadcastId);
+    expect(done).toMatchObject({ total: 1_000, sent: 994, failed: 2, uncertain: 4, remaining: 0 });
+    expect(done.finishedAtMs).not.toBeNull();
+    const m = t2.delivered[0]!;
+    expect(m.text).toBe('Airdrop news');
+    expect(m.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Play', web_app: { url: 'https://money.example/app' } }]] });
+  });
+
+  it('waits out retry_after before sending again', async () => {
+    await addUsers(h.db, 9_200_000_000, 6);
+    const tg = await fake();
+    tg.settings.rateLimit = { everyN: 3, retryAfterS: 1 };
+    const { broadcastId } = (await send({ message: 'slow down' })).json<{ broadcastId: number }>();
+    worker(tg, jumpClock(), { ratePerSecond: 1_000 });
+    await waitFor(async () => (await progress(broadcastId)).remaining === 0, 'the broadcast to finish');
+    expect(tg.delivered).toHaveLength(6);
+    // Nothing was sent while Telegram asked us to wait (100 ms of slack for requests the other
+    // lanes had already put on the wire before the 429 came back).
+    for (const at of tg.rateLimitedAt) {
+      expect(tg.delivered.filter((d) => d.at > at + 100 && d.at < at + 1_000)).toHaveLength(0);
+    }
+  });
+
+  it('keeps under the configured rate', async () => {
+    await addUsers(h.db, 9_300_000_000, 45);
+    const tg = await fake();
+    const { broadcastId } = (await send({ message: 'paced' })).json<{ broadcastId: number }>();
+    worker(tg, jumpClock(), { ratePerSecond: 30 });
+    await waitFor(async () => (await progress(broadcastId)).remaining === 0, 'the broadcast to finish');
+    const times = tg.delivered.map((d) => d.at).sort((x, y) => x - y);
+    expect(times).toHaveLength(45);
+    // At most 30 in any one-second window (+ the lanes' requests that may land together).
+    for (const [i, t] of times.entries()) expect(times.slice(i).filter((x) => x < t + 1_000).length).toBeLessThanOrEqual(30 + 4);
+  });
+});
+
+describe('broadcast without a key', () => {
+  it('is closed (503)', async () => {
+    const h = await openServicesHarness('pglite');
+    try {
+      const r = await h.call('POST', '/public/send-telemss', null, { body: { message: 'hi' }, headers: { 'x-api-key': '' } });
+      expect(r.statusCode).toBe(503);
+      expect(r.json().message).toMatch(/BROADCAST_API_KEY/);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
+import { createOutsideServices } from '../../server/services/outside-services.ts';
+import type { OutsideServices } from '../../server/services.ts';
+import { startFakeTurnstile, type FakeTurnstile } from '../fakes/fake-turnstile.ts';
+import { backends, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
+
+let n = 0;
+const newToken = () => `0.turnstile-token-${Date.now()}-${n++}`;
+
+describe.each(backends)('Turnstile siteverify (%s)', (backend) => {
+  let ts: FakeTurnstile;
+  let h: ServicesHarness;
+  let services: OutsideServices;
+  beforeAll(async () => {
+    ts = await startFakeTurnstile();
+    h = await openServicesHarness(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: ts.verifyUrl, OUTSIDE_TIMEOUT_MS: '300' });
+    services = createOutsideServices({ db: h.db, config: h.config, clock: h.clock, log: () => {} });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await ts?.close();
+  });
+
+  const issued = (claims: Partial<{ hostname: string; action: string }> = {}) => {
+    const token = newToken();
+    ts.addToken(token, { hostname: 'money.example', action: 'claim-task', ...claims });
+    return token;
+  };
+
+  it('accepts a valid token for our hostname and the expected action, sending the secret and IP', async () => {
+    const token = issued();
+    expect(await services.verifyCaptcha(token, 'claim-task', '203.0.113.9')).toBe(true);
+    const req = ts.requests.at(-1)!;
+    expect(req.fields).toMatchObject({ secret: ts.secret, response: token, remoteip: '203.0.113.9' });
+  });
+
+  it('refuses what siteverify refuses, another hostname, or another action', async () => {
+    expect(await services.verifyCaptcha('never-issued', 'claim-task')).toBe(false);
+    expect(await services.verifyCaptcha(issued({ hostname: 'evil.example' }), 'claim-task')).toBe(false);
+    expect(await services.verifyCaptcha(issued({ action: 'login' }), 'claim-task')).toBe(false);
+    expect(await services.verifyCaptcha('', 'claim-task')).toBe(false);
+  });
+
+  it('refuses a replayed token even when siteverify would accept it again', async () => {
+    ts.settings.rememberUsed = false;
+    try {
+      const token = issued();
+      expect(await services.verifyCaptcha(token, 'claim-task')).toBe(true);
+      const calls = ts.requests.length;
+      expect(await services.verifyCaptcha(token, 'claim-task')).toBe(false);
+      // The replay is refused by our own record, without asking Cloudflare.
+      expect(ts.requests.length).toBe(calls);
+    } finally {
+      ts.settings.rememberUsed = true;
+    }
+  });
+
+  it('refuses when siteverify is too slow', async () => {
+    ts.settings.delayMs = 1_000;
+    try {
+      expect(await services.verifyCaptcha(issued(), 'claim-task')).toBe(false);
+    } finally {
+      ts.settings.delayMs = 0;
+    }
+  });
+
+  it('refuses when siteverify is unreachable or the secret is missing', async () => {
+    const down = loadConfig(testEnv(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', OUTSIDE_TIMEOUT_MS: '300' }));
+    const unreachable = createOutsideServices({ db: h.db, config: down, clock: h.clock, log: () => {} });
+    expect(await unreachable.verifyCaptcha(issued(), 'claim-task')).toBe(false);
+    const unconfigured = createOutsideServices({ db: h.db, config: { ...h.config, TURNSTILE_SECRET: '' }, clock: h.clock, log: () => {} });
+    expect(await unconfigured.verifyCaptcha(issued(), 'claim-task')).toBe(false);
+  });
+});
