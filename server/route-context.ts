@@ -6,7 +6,7 @@ import type { OutsideServices } from './services.ts';
 
 /**
  * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
- * add `preHandler: ctx.authenticate` and read the player with `playerOf(request)`.
+ * add `onRequest: ctx.authenticate` (auth runs before validation, so a bad call without init data is a 401) and read the player with `playerOf(request)`.
  */
 export interface RouteContext {
   db: Db;

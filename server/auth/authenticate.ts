@@ -91,7 +91,7 @@ export interface AuthDeps {
 }
 
 /**
- * The preHandler of every authenticated route: Telegram init data in `Authorization` (raw or
+ * The onRequest hook of every authenticated route: Telegram init data in `Authorization` (raw or
  * `tma <raw>`), checked in constant time; any failure is a 401 `{ error, message }`.
  */
 export const createAuthenticate = (deps: AuthDeps) => {

@@ -16,7 +16,7 @@ const security = [{ telegramInitData: [] }];
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
 export const gameRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const batcher = new ClickBatcher(ctx.db, ctx.clock);
-  const auth = { preHandler: ctx.authenticate };
+  const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
 
   app.post<{ Body: { click: number; batchId?: string; seq?: number } }>(

@@ -21,7 +21,7 @@ export const refLinkOf = (botUsername: string, miniAppName: string, refcode: str
 
 /** Referrals, friends, the referral link and the leaderboard. */
 export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const auth = { preHandler: ctx.authenticate };
+  const auth = { onRequest: ctx.authenticate };
 
   app.post<{ Querystring: { refcode: string } }>(
     '/referral',

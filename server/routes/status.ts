@@ -9,7 +9,7 @@ export const statusRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
   app.get(
     '/',
     {
-      preHandler: ctx.authenticate,
+      onRequest: ctx.authenticate,
       schema: { summary: 'My user airdrop status', tags: ['user'], security: [{ telegramInitData: [] }], response: { 200: userStatusSchema } },
     },
     async (request) => statusOf(await loadUser(ctx.db, playerOf(request).id), ctx.clock.now()),

@@ -21,7 +21,7 @@ type Payload = { taskId?: number; captchaToken?: string; inputValue?: string };
 
 /** Tasks and achievements: the list, the boost/exchange check, and the claim. */
 export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const auth = { preHandler: ctx.authenticate };
+  const auth = { onRequest: ctx.authenticate };
 
   app.get<{ Querystring: { type: TaskType } }>(
     '/tasks',

@@ -37,7 +37,11 @@ export const openHarness = async (backend: 'pglite' | 'postgres', services?: Out
     ...(backend === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
   const db = await openDb(config, backend === 'postgres' ? { schema: `t_${randomBytes(6).toString('hex')}`, poolSize: 20 } : { inMemory: true });
-  const clock = manualClock(startMs);
+  return harnessOn(db, config, manualClock(startMs), services);
+};
+
+/** A second app over the same database and clock (e.g. without outside services). */
+export const harnessOn = async (db: Db, config: Config, clock: ManualClock, services?: OutsideServices, ownsDb = true): Promise<Harness> => {
   const app = await createApp({ db, config, clock, ...(services !== undefined ? { services } : {}) });
   const userOf = (u: number | Partial<TelegramUser>): TelegramUser =>
     typeof u === 'number' ? { id: u, first_name: `User${u}`, username: `user${u}` } : { id: nextId++, first_name: 'Test', ...u };
@@ -59,7 +63,7 @@ export const openHarness = async (backend: 'pglite' | 'postgres', services?: Out
       }),
     close: async () => {
       await app.close();
-      await db.close();
+      if (ownsDb) await db.close();
     },
   };
 };
