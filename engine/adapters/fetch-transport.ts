@@ -1,0 +1,79 @@
+import type { ApiError, ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import { isRetryableStatus, TransportError, type Transport, type UpdateLevelResult } from '../ports.ts';
+
+export interface FetchTransportOptions {
+  /** The API base, e.g. `/money/api/v1/airdrop` or `http://127.0.0.1:3000/money/api/v1/airdrop`. */
+  apiBase: string;
+  /** Telegram's raw init data, sent as `Authorization` on every call (DESIGN.md). */
+  initData: string;
+  /** A call that takes longer is abandoned and retried like a network failure. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** §8: the text of a non-2xx answer, whatever shape its body has. */
+const errorMessage = (body: string): string => {
+  try {
+    const parsed = JSON.parse(body) as Partial<ApiError>;
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // §7: update-level may answer plain text.
+  }
+  return body.trim();
+};
+
+/** The engine's transport over fetch, against the API server of spec §7. */
+export const createFetchTransport = (options: FetchTransportOptions): Transport => {
+  const base = options.apiBase.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  const request = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> => {
+    const headers: Record<string, string> = { Authorization: options.initData };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    try {
+      return await doFetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new TransportError(`${method} ${path || '/'} failed: ${(error as Error).message}`, null, true);
+    }
+  };
+
+  const json = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    const response = await request(method, path, body);
+    const text = await response.text().catch(() => '');
+    if (!response.ok) {
+      throw new TransportError(errorMessage(text) || `HTTP ${response.status}`, response.status, isRetryableStatus(response.status));
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new TransportError(`${method} ${path || '/'} answered non-JSON`, response.status, true);
+    }
+  };
+
+  const transport: Transport = {
+    getStatus: () => json<UserStatus>('GET', ''),
+    click: (payload: Required<ClickPayload>) => json<ClickResult>('POST', '/click', payload),
+    claim: () => json<ClaimResult>('POST', '/claim'),
+    async updateLevel(levelKey: number): Promise<UpdateLevelResult> {
+      const response = await request('POST', '/update-level', { levelKey });
+      const text = await response.text().catch(() => '');
+      if (response.status >= 400 && response.status < 500 && !isRetryableStatus(response.status)) {
+        return { ok: false, message: errorMessage(text) };
+      }
+      if (!response.ok) throw new TransportError(errorMessage(text) || `HTTP ${response.status}`, response.status, true);
+      try {
+        return { ok: true, status: JSON.parse(text) as UserStatus };
+      } catch {
+        // §7 says "JSON or text": a text success still bought the level, so read the status.
+        return { ok: true, status: await transport.getStatus() };
+      }
+    },
+  };
+  return transport;
+};

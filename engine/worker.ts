@@ -1,0 +1,72 @@
+import * as Comlink from 'comlink';
+import { createFetchTransport } from './adapters/fetch-transport.ts';
+import { openTapStore } from './adapters/indexed-db-tap-store.ts';
+import { platformRequestFrame, randomId, realClock, realScheduler } from './adapters/real-time.ts';
+import { Engine } from './engine.ts';
+import type { EngineSnapshot } from './snapshot.ts';
+
+/** What the worker is given at start: the API base and Telegram's raw init data. */
+export interface EngineStartOptions {
+  apiBase: string;
+  initData: string;
+}
+
+/** The engine as the page sees it through comlink (every call becomes a promise there). */
+export interface EngineWorkerApi {
+  /** Starts the engine; resolves once the first status has answered. Ignored while one runs. */
+  start(options: EngineStartOptions): Promise<void>;
+  /** Pushes a snapshot at most once per frame to `listener` (a `Comlink.proxy`); stop() forgets it. */
+  subscribe(listener: (snapshot: EngineSnapshot) => void): void;
+  getSnapshot(): EngineSnapshot | null;
+  tap(count: number): number;
+  upgrade(levelKey: number): Promise<{ ok: boolean; message: string }>;
+  claim(): Promise<{ ok: boolean; message: string }>;
+  refresh(): Promise<void>;
+  stop(): void;
+  /** Answers at once; the benchmarks time the comlink round trip with it. */
+  ping(value: number): number;
+}
+
+/** One engine per worker, with the worker's real clock, timers, fetch and IndexedDB. */
+export const createWorkerApi = (): EngineWorkerApi => {
+  let engine: Engine | null = null;
+  const listeners: ((snapshot: EngineSnapshot) => void)[] = [];
+  // The network came back: send waiting taps now rather than at the next backoff step.
+  globalThis.addEventListener?.('online', () => engine?.retryNow());
+  return {
+    async start({ apiBase, initData }) {
+      if (engine) return;
+      engine = new Engine({
+        clock: realClock,
+        scheduler: realScheduler,
+        transport: createFetchTransport({ apiBase, initData }),
+        store: openTapStore(initData),
+        newId: randomId,
+        requestFrame: platformRequestFrame(),
+      });
+      for (const listener of listeners.splice(0)) engine.subscribe(listener);
+      await engine.start();
+    },
+    subscribe(listener) {
+      if (engine) engine.subscribe(listener);
+      else listeners.push(listener);
+    },
+    getSnapshot: () => engine?.getSnapshot() ?? null,
+    tap: (count) => engine?.tap(count) ?? 0,
+    upgrade: (levelKey) => engine?.upgrade(levelKey) ?? Promise.resolve({ ok: false, message: 'The game has not started' }),
+    claim: () => engine?.claim() ?? Promise.resolve({ ok: false, message: 'The game has not started' }),
+    refresh: () => engine?.refresh() ?? Promise.resolve(),
+    stop() {
+      engine?.stop();
+      engine = null;
+    },
+    ping: (value) => value,
+  };
+};
+
+/** Exposes a fresh engine on `endpoint` (the worker's own scope by default). The only expose of the app. */
+export const exposeEngine = (endpoint?: Comlink.Endpoint): void => Comlink.expose(createWorkerApi(), endpoint);
+
+// In a browser worker, expose at load. Node's worker_threads have no WorkerGlobalScope; their
+// entry (tests, benchmarks) calls exposeEngine with comlink's node adapter instead.
+if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined') exposeEngine();

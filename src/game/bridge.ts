@@ -1,0 +1,104 @@
+import { batch, type Signal } from '@preact/signals-react';
+import * as Comlink from 'comlink';
+import type { EngineSnapshot, GameActions } from '../../engine/snapshot.ts';
+import type { EngineWorkerApi } from '../../engine/worker.ts';
+import {
+  $autoEarn,
+  $balance,
+  $clickValue,
+  $energy,
+  $energyLevel,
+  $fingerLevel,
+  $levels,
+  $maxEnergy,
+  $message,
+  $offlineReward,
+  $online,
+  $passivePerSecond,
+  $pendingTaps,
+  $ready,
+  $tapStreak,
+  $totalClick,
+  $totalEarn,
+  $totalMoney,
+} from './signals.ts';
+
+export interface StartGameOptions {
+  /** The API base (PublicConfig.apiBase). */
+  apiBase: string;
+  /** Telegram's raw init data; the worker sends it as `Authorization`. */
+  initData: string;
+}
+
+/** Makes the engine's worker; tests pass their own (e.g. one whose fetch is a fake server). */
+export type WorkerFactory = () => Worker;
+
+const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/worker.ts', import.meta.url), { type: 'module' });
+
+let running: { worker: Worker; remote: Comlink.Remote<EngineWorkerApi> } | null = null;
+
+const set = <T>(target: Signal<T>, value: T): void => {
+  if (target.peek() !== value) target.value = value;
+};
+
+const sameLevels = (a: Record<string, number>, b: Record<string, number>): boolean => {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
+};
+
+/**
+ * Writes a snapshot into the signals in one batch, each only when its value changed, so a tap
+ * re-renders the energy bar and the balance, not the whole screen.
+ */
+export const applySnapshot = (s: EngineSnapshot): void =>
+  batch(() => {
+    set($ready, s.ready);
+    set($online, s.online);
+    set($totalEarn, s.totalEarn);
+    set($autoEarn, s.autoEarn);
+    set($balance, s.balance);
+    set($totalMoney, s.totalMoney);
+    set($energy, s.energy);
+    set($maxEnergy, s.maxEnergy);
+    set($clickValue, s.clickValue);
+    set($passivePerSecond, s.passivePerSecond);
+    set($fingerLevel, s.fingerLevel);
+    set($energyLevel, s.energyLevel);
+    if (!sameLevels($levels.peek(), s.levels)) $levels.value = s.levels;
+    set($totalClick, s.totalClick);
+    set($tapStreak, s.tapStreak);
+    set($pendingTaps, s.pendingTaps);
+    set($offlineReward, s.offlineReward);
+    if ($message.peek()?.id !== s.message?.id) $message.value = s.message;
+  });
+
+/**
+ * Starts the game engine in its worker (stopping one already running) and returns the actions
+ * the UI calls. Snapshots flow into src/game/signals.ts from then on.
+ */
+export const startGame = (options: StartGameOptions, createWorker: WorkerFactory = defaultWorker): GameActions => {
+  stopGame();
+  const worker = createWorker();
+  const remote = Comlink.wrap<EngineWorkerApi>(worker);
+  running = { worker, remote };
+  void remote.subscribe(Comlink.proxy(applySnapshot));
+  remote.start({ apiBase: options.apiBase, initData: options.initData }).catch((error: unknown) => {
+    console.error('game engine failed to start', error);
+  });
+  return {
+    tap: (count) => remote.tap(count),
+    upgrade: (levelKey) => remote.upgrade(levelKey),
+    claim: () => remote.claim(),
+    refresh: () => remote.refresh(),
+  };
+};
+
+/** Stops the engine and terminates its worker; the signals keep their last values. */
+export const stopGame = (): void => {
+  if (!running) return;
+  const { worker, remote } = running;
+  running = null;
+  remote[Comlink.releaseProxy]();
+  worker.terminate();
+};
