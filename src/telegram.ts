@@ -1,4 +1,4 @@
-import WebApp from '@twa-dev/sdk';
+import WebAppSdk from '@twa-dev/sdk';
 
 /**
  * The one module that touches the Telegram SDK (@twa-dev/sdk). Everything else asks this module:
@@ -6,7 +6,13 @@ import WebApp from '@twa-dev/sdk';
  * Every call is guarded: outside Telegram (tests, a plain browser) the SDK methods exist but
  * some log "not supported" on old clients, so we check versions where Telegram documents them.
  */
-const app = WebApp;
+// The SDK module runs Telegram's script, which installs window.Telegram.WebApp. The package is
+// CommonJS and bundlers disagree on its default-export interop (Vite's dev server gives the
+// WebApp, the production build the exports object), so fall back to the global it installed.
+const app: typeof WebAppSdk =
+  typeof (WebAppSdk as { onEvent?: unknown }).onEvent === 'function'
+    ? WebAppSdk
+    : (window as unknown as { Telegram: { WebApp: typeof WebAppSdk } }).Telegram.WebApp;
 
 /** The raw init data, sent as `Authorization` on every authenticated call (§6). */
 export const initData = (): string => app.initData ?? '';

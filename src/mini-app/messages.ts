@@ -1,5 +1,5 @@
-import { toast } from 'sonner';
 import { economy } from '../../engine/economy.ts';
+import { toasterReady } from './ui/toaster.tsx';
 
 /** Every user-facing message of spec §8 (and §5's client checks), word for word, typos included. */
 export const messages = {
@@ -27,9 +27,11 @@ export type MessageKind = 'success' | 'error' | 'info';
 
 /** §8: one toast at a time, for 2 s. A new message replaces the one on screen. */
 export const notify = (text: string, kind: MessageKind = 'info'): void => {
-  toast.dismiss();
-  const options = { duration: economy.toastDurationMs };
-  if (kind === 'success') toast.success(text, options);
-  else if (kind === 'error') toast.error(text, options);
-  else toast(text, options);
+  void Promise.all([import('sonner'), toasterReady]).then(([{ toast }]) => {
+    toast.dismiss();
+    const options = { duration: economy.toastDurationMs };
+    if (kind === 'success') toast.success(text, options);
+    else if (kind === 'error') toast.error(text, options);
+    else toast(text, options);
+  });
 };

@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
-import { economy } from '../../engine/economy.ts';
 import type { GameActions } from '../../engine/snapshot.ts';
 import type { ApiClient } from './api/client.ts';
 import { ApiContext } from './api/queries.ts';
 import { GameContext } from './game-context.tsx';
+import { AppToaster } from './ui/toaster.tsx';
 
 /** One QueryClient per app: errors surface as §8 messages where they happen, so no global retry storm. */
 export const createQueryClient = () =>
@@ -24,8 +23,7 @@ export const Providers = ({ api, game, queryClient, children }: ProvidersProps) 
     <GameContext.Provider value={game}>
       <QueryClientProvider client={queryClient}>
         {children}
-        {/* §8: one message at a time, shown for 2 s. */}
-        <Toaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" />
+        <AppToaster />
       </QueryClientProvider>
     </GameContext.Provider>
   </ApiContext.Provider>

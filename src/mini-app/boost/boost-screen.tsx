@@ -4,7 +4,7 @@ import type { BoostKey } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { $balance } from '../../game/signals.ts';
 import { haptic } from '../../telegram.ts';
-import { art, CoinIcon } from '../ui/art.tsx';
+import { art, CoinIcon, Icon } from '../ui/art.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { boosterKeys, boostView, itemKeys } from './boost-model.ts';
 import { UpgradePopup } from './upgrade-popup.tsx';
@@ -42,7 +42,7 @@ const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Boos
     >
       <div className="boost__item-art">
         <img src={art(view.image)} alt="" />
-        {view.sequenceLocked && <img className="boost__lock" src={art('icon-lock')} alt="locked" />}
+        {view.sequenceLocked && <span className="lock-badge boost__lock" aria-label="locked"><Icon name="icon-lock" size={13} /></span>}
       </div>
       <div className="boost__item-title">{view.title}</div>
       <div className="boost__item-level">Lv {view.level}</div>

@@ -4,7 +4,8 @@ import type { Task } from '../../../engine/api-types.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { $totalClick } from '../../game/signals.ts';
 import { useTasks } from '../api/queries.ts';
-import { art, MoneyIcon } from '../ui/art.tsx';
+import { Icon, MoneyIcon } from '../ui/art.tsx';
+import { TaskImage } from '../ui/task-image.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { messages } from '../messages.ts';
 import { achievementState } from './task-rules.ts';
@@ -17,8 +18,8 @@ const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof 
     <div className={`card task achievement is-${state}`} data-testid={`achievement-${task.id}`}>
       <div className="row">
         <div className="achievement__badge">
-          <img src={task.image || art('coin-small')} alt="" />
-          {state === 'locked' && <img className="achievement__lock" src={art('icon-lock')} alt="" />}
+          <TaskImage className="achievement__img" image={task.image} />
+          {state === 'locked' && <span className="lock-badge achievement__lock"><Icon name="icon-lock" size={12} /></span>}
         </div>
         <div className="row__main">
           <div className="row__title">{task.title}</div>

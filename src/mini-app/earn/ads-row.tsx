@@ -60,7 +60,7 @@ export const AdsRow = ({ task }: { task: Task }) => {
   return (
     <>
       <TaskShell
-        task={{ ...task, title: 'Daily Oppotunity', image: task.image || art('icon-telegram') }}
+        task={{ ...task, title: 'Daily Oppotunity', image: task.image || 'task-ads' }}
         sub={<span className="task__count" data-testid="ads-count"> · {task.numberOfDone} / {economy.adsPerDay}</span>}
       >
         {done ? <DoneMark /> : (

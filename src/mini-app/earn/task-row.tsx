@@ -9,6 +9,7 @@ import { checkTask } from '../api/calls.ts';
 import { useApi, useStatus } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
 import { MoneyIcon } from '../ui/art.tsx';
+import { TaskImage } from '../ui/task-image.tsx';
 import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
 
@@ -20,7 +21,7 @@ const openTaskLink = (link: string) => (link.startsWith('https://t.me/') ? openT
 export const TaskShell = ({ task, children, extra, sub }: { task: Task; children: ReactNode; extra?: ReactNode; sub?: ReactNode }) => (
   <div className="card task" data-testid={`task-${task.id}`}>
     <div className="row">
-      <img className="task__img" src={task.image || '/art/coin-small.svg'} alt="" />
+      <TaskImage className="task__img" image={task.image} />
       <div className="row__main">
         <div className="row__title">{task.title}</div>
         <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}{sub}</div>

@@ -5,7 +5,7 @@ import { formatMoney } from '../../../engine/format.ts';
 import { $balance, $clickValue, $energy, $energyRatio, $maxEnergy, $passivePerSecond, $tapStreak, $totalMoney } from '../../game/signals.ts';
 import { telegramUser } from '../../telegram.ts';
 import { useLeaderboard, useStatus } from '../api/queries.ts';
-import { art, Avatar, CoinIcon, MoneyIcon } from '../ui/art.tsx';
+import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { CoinButton } from './coin-button.tsx';
 import { MoneyDreamPopup } from './money-dream-popup.tsx';
 import { ProfileCard } from './profile-card.tsx';
@@ -56,7 +56,7 @@ const EnergyLabel = () => {
   useSignals();
   return (
     <div className="home__energy" data-testid="energy">
-      <img className="icon-sm" src={art('icon-energy')} alt="" />
+      <Icon name="icon-energy" size={20} className="home__bolt" />
       <strong>{$energy.value}</strong>
       <span className="hint"> / {$maxEnergy.value}</span>
     </div>
@@ -104,7 +104,7 @@ export const HomeScreen = () => {
         <div className="home__who">
           <div className="home__name">{name}</div>
           <Link className="home__rank" to="/leaderboard">
-            <img className="icon-sm" src={art('icon-leaderboard')} alt="" />
+            <Icon name="icon-leaderboard" size={16} />
             Rank {rank !== undefined ? `#${rank}` : '…'} ›
           </Link>
         </div>

@@ -5,7 +5,7 @@ import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
-import { art, Avatar } from '../ui/art.tsx';
+import { art, Avatar, Icon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
 
 /** The profile card behind the avatar: title, account ages, refcode, and the X account. */
@@ -44,11 +44,11 @@ export const ProfileCard = ({ status, onClose }: { status: UserStatus; onClose: 
         </div>
         <p className="hint">Referral code <strong>{status.refcode}</strong></p>
         {status.twUsername ? (
-          <p className="profile__x"><img className="icon-sm" src={art('icon-x')} alt="" /> @{status.twUsername}</p>
+          <p className="profile__x"><Icon name="icon-x" size={16} /> @{status.twUsername}</p>
         ) : (
           <div className="popup__actions">
             <button className="btn" onClick={() => void connectX()}>
-              <img className="icon-sm" src={art('icon-x')} alt="" /> Connect X
+              <Icon name="icon-x" size={16} /> Connect X
             </button>
             <button className="btn btn--ghost" onClick={() => void refreshX()}>I connected</button>
           </div>

@@ -7,7 +7,7 @@ import { friendLimit } from '../../../engine/prices.ts';
 import { haptic, shareRefLink } from '../../telegram.ts';
 import { useFriends, useRefLink, useStatus } from '../api/queries.ts';
 import { messages } from '../messages.ts';
-import { art, Avatar, CoinIcon, MoneyIcon } from '../ui/art.tsx';
+import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { RefLevelModal } from './ref-level-modal.tsx';
@@ -61,14 +61,14 @@ export const InviteScreen = () => {
       </section>
       <div className="invite__cards">
         <div className="card invite__card">
-          <img src={art('icon-telegram')} alt="" />
+          <span className="invite__card-icon"><Icon name="icon-telegram" size={26} /></span>
           <div>
             <div className="row__title">Invite a friend</div>
             <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusMoney}</strong> for you and your friend</div>
           </div>
         </div>
         <div className="card invite__card">
-          <img src={art('icon-telegram')} alt="" className="invite__premium" />
+          <span className="invite__card-icon invite__premium"><Icon name="icon-telegram" size={26} /></span>
           <div>
             <div className="row__title">Friend with Telegram Premium</div>
             <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusPremiumMoney}</strong> for you and your friend</div>

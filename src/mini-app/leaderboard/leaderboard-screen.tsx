@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { formatMoney } from '../../../engine/format.ts';
 import { useLeaderboard, useStatus } from '../api/queries.ts';
 import { messages } from '../messages.ts';
-import { art, Avatar, MoneyIcon } from '../ui/art.tsx';
+import { Avatar, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import './leaderboard.css';
@@ -17,7 +17,7 @@ export const LeaderboardScreen = () => {
   return (
     <div className="board">
       <div className="board__hero">
-        <img src={art('icon-leaderboard')} alt="" />
+        <span className="board__hero-icon"><Icon name="icon-leaderboard" size={40} /></span>
         <h1 className="h1">Leaderboard</h1>
       </div>
       {query.isPending ? (
@@ -37,7 +37,7 @@ export const LeaderboardScreen = () => {
                   <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
                   <div className="row__main">
                     <div className="row__title">{entry.teleUsername}{mine && <span className="board__you"> (you)</span>}</div>
-                    {entry.twUsername && <div className="row__sub"><img className="icon-sm" src={art('icon-x')} alt="" />@{entry.twUsername}</div>}
+                    {entry.twUsername && <div className="row__sub"><Icon name="icon-x" size={12} />@{entry.twUsername}</div>}
                   </div>
                   <strong className="board__score"><MoneyIcon /> {formatMoney(entry.totalMoney)}</strong>
                 </li>

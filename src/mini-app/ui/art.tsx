@@ -16,3 +16,15 @@ export const Avatar = ({ src, name, size = 40 }: { src: string | null | undefine
       {(name || '?').slice(0, 1).toUpperCase()}
     </span>
   );
+
+/**
+ * A one-colour icon (icon-*, nav-*: drawn in currentColor). An <img> cannot inherit the text
+ * colour, so the SVG is used as a mask over `background: currentColor`.
+ */
+export const Icon = ({ name, size = 18, className = '' }: { name: string; size?: number; className?: string }) => (
+  <span
+    className={`mask-icon ${className}`}
+    aria-hidden="true"
+    style={{ width: size, height: size, ['--icon' as string]: `url(${art(name)})` }}
+  />
+);

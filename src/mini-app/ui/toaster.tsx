@@ -1,0 +1,29 @@
+import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
+import type { Toaster as SonnerToaster } from 'sonner';
+import { economy } from '../../../engine/economy.ts';
+
+/**
+ * sonner is loaded after the first paint (it is not needed to tap), which keeps the initial JS
+ * under budget. Messages wait for `toasterReady` so none is lost before the Toaster listens.
+ */
+let markReady: () => void = () => undefined;
+export const toasterReady = new Promise<void>((resolve) => {
+  markReady = resolve;
+});
+
+const LazyToaster = lazy(async () => {
+  const { Toaster } = await import('sonner');
+  const Ready = (props: ComponentProps<typeof SonnerToaster>) => {
+    // Runs after the Toaster's own effect (children first), so it is subscribed by now.
+    useEffect(() => markReady(), []);
+    return <Toaster {...props} />;
+  };
+  return { default: Ready };
+});
+
+/** §8: one message at a time, shown for 2 s. */
+export const AppToaster = () => (
+  <Suspense fallback={null}>
+    <LazyToaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" />
+  </Suspense>
+);

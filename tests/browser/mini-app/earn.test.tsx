@@ -1,0 +1,217 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { config } from '../../../src/config.ts';
+import { earnTaskKey } from '../../../src/mini-app/earn/task-rules.ts';
+import { button, cleanup, click, find, findText, findToast, mountApp, typeInto } from './harness.tsx';
+
+let opened: string[] = [];
+beforeEach(() => {
+  opened = [];
+  vi.spyOn(window, 'open').mockImplementation((url) => {
+    opened.push(String(url));
+    return null;
+  });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  delete window.Adsgram;
+  await cleanup();
+});
+
+const task = (id: number) => find(`[data-testid="task-${id}"]`);
+const taskButton = async (id: number) => (await task(id)).querySelector<HTMLButtonElement>('.btn:not(.btn--ghost)')!;
+
+describe('earn: tasks', () => {
+  it('shows skeletons while the tasks load', async () => {
+    await mountApp('/earn', { hang: ['/tasks'] });
+    await find('[data-testid="skeleton"]');
+  });
+
+  it('puts the "Daily Oppotunity" ads row first with n / 10, and after the others at 10', async () => {
+    const { state } = await mountApp('/earn');
+    const first = await find('.list > .task');
+    expect(first.textContent).toContain('Daily Oppotunity');
+    expect((await find('[data-testid="ads-count"]')).textContent).toBe(' · 3 / 10');
+    await cleanup();
+    state.tasks.ADS![0]!.numberOfDone = 10;
+    await mountApp('/earn', { tasks: state.tasks });
+    await findText('10 / 10');
+    const rows = [...document.querySelectorAll('.list > .task')];
+    expect(rows.at(-1)!.textContent).toContain('Daily Oppotunity');
+  });
+
+  it('opens an external link first (remembered under earn_task), then claims', async () => {
+    const { state } = await mountApp('/earn');
+    const start = await taskButton(1);
+    expect(start.textContent).toBe('Start');
+    await click(start);
+    expect(opened).toEqual(['https://x.com/money']);
+    expect(JSON.parse(localStorage.getItem(earnTaskKey)!)).toEqual([1]);
+    expect(state.calls.some((c) => c.path === '/claim-task')).toBe(false);
+    const claim = await taskButton(1);
+    expect(claim.textContent).toBe('Claim');
+    await click(claim);
+    await findToast('Claimed task successful');
+    expect(state.calls.find((c) => c.path === '/claim-task')?.query.task_id).toBe('1');
+    await vi.waitFor(async () => expect((await task(1)).querySelector('[aria-label="Done"]')).not.toBeNull());
+  });
+
+  it('says "Claim task failed, please try again later!" when a claim fails', async () => {
+    await mountApp('/earn', { failures: { '/claim-task': 400 } });
+    await click(await taskButton(1)); // Start
+    await click(await taskButton(1)); // Claim
+    await findToast('Claim task failed, please try again later!');
+  });
+
+  it('says "$MONEY NOT FOUND IN USER NAME" when the username check fails', async () => {
+    await mountApp('/earn', { failures: { '/claim-task': 400 } });
+    await click(await taskButton(3));
+    await click(await taskButton(3));
+    await findToast('$MONEY NOT FOUND IN USER NAME');
+  });
+
+  it('asks for the captcha first on a task that needs one', async () => {
+    await mountApp('/earn');
+    await click(await taskButton(8)); // Start
+    await click(await taskButton(8)); // Claim without a token
+    await findToast('Please verify captcha first');
+  });
+});
+
+describe('earn: boost task', () => {
+  it('claims when the channel boosts exceed numberOfDone', async () => {
+    localStorage.setItem(earnTaskKey, '[7]'); // channel already opened: the check waits 0.5 s
+    const { state } = await mountApp('/earn', { checkTaskBoostCount: 5 });
+    await click(await taskButton(7));
+    await findToast('Claimed task successful');
+    expect(state.calls.find((c) => c.path === '/check-task')?.body).toEqual({ taskId: 7 });
+  });
+
+  it('refuses with "You have not enouch boost" otherwise', async () => {
+    localStorage.setItem(earnTaskKey, '[7]');
+    const { state } = await mountApp('/earn', { checkTaskBoostCount: 4 });
+    await click(await taskButton(7));
+    await findToast('You have not enouch boost');
+    expect(state.calls.some((c) => c.path === '/claim-task')).toBe(false);
+  });
+});
+
+describe('earn: sub-tabs', () => {
+  it('claims a REF task with enough invites and sends to /invite otherwise', async () => {
+    const { router } = await mountApp('/earn');
+    await click(await button('Invite'));
+    expect((await taskButton(11)).textContent).toBe('Claim');
+    const more = await taskButton(12);
+    expect(more.textContent).toBe('Invite');
+    await click(more);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/invite'));
+  });
+
+  it('shows "Coming soon" under Airdrop', async () => {
+    await mountApp('/earn');
+    await click(await button('Airdrop'));
+    await findText('Coming soon');
+  });
+});
+
+describe('earn: exchange check', () => {
+  it('guards each step with its §5 message', async () => {
+    await mountApp('/earn');
+    await click(await button('Partner'));
+    await click(await taskButton(31));
+    await findToast('Please check account first');
+    await click(await button('Check'));
+    await findToast('Please fill input');
+  });
+
+  it('says "Your account is not registered via link" when the check fails', async () => {
+    await mountApp('/earn', { failures: { '/check-task': 400 } });
+    await click(await button('Partner'));
+    await typeInto(await find<HTMLInputElement>('input[aria-label="Register on BingX ID"]'), '12345');
+    await click(await button('Check'));
+    await findToast('Your account is not registered via link', 8_000);
+  });
+
+  it('goes WAIT → DONE after 5 s, then claims with the ID', async () => {
+    const { state } = await mountApp('/earn');
+    await click(await button('Partner'));
+    await typeInto(await find<HTMLInputElement>('input[aria-label="Register on BingX ID"]'), '12345');
+    await click(await button('Check'));
+    await button('WAIT');
+    const started = performance.now();
+    await button('DONE', 8_000);
+    expect(performance.now() - started).toBeGreaterThan(4_000);
+    await click(await taskButton(31));
+    await findToast('Claimed task successful');
+    expect(state.calls.find((c) => c.path === '/claim-task')?.body).toEqual({ taskId: 31, inputValue: '12345' });
+  }, 15_000);
+});
+
+describe('earn: achievements', () => {
+  it('lists unlocked and claimed first, then "Locked Achievements"; claims an unlocked one', async () => {
+    await mountApp('/earn');
+    await click(await button('Achievements'));
+    await findText('Locked Achievements');
+    const unlocked = await find('[data-testid="achievement-42"]');
+    expect(unlocked.className).toContain('is-unlocked');
+    expect((await find('[data-testid="achievement-41"]')).className).toContain('is-claimed');
+    expect((await find('[data-testid="achievement-43"]')).className).toContain('is-locked');
+    await click(unlocked.querySelector<HTMLButtonElement>('button')!);
+    await findToast('Claimed reward successful');
+  });
+
+  it('says "Something went wrong, please try again later!" when an achievement claim fails', async () => {
+    await mountApp('/earn', { failures: { '/claim-task': 500 } });
+    await click(await button('Achievements'));
+    await click((await find('[data-testid="achievement-42"]')).querySelector<HTMLButtonElement>('button')!);
+    await findToast('Something went wrong, please try again later!');
+  });
+
+  it('shows "No Data" when there are none', async () => {
+    await mountApp('/earn', { tasks: { ACHIVEMENT: [] } });
+    await click(await button('Achievements'));
+    await findText('No Data');
+  });
+});
+
+describe('earn: ads', () => {
+  const withSdk = (show: () => Promise<unknown>) => {
+    config.adsgramBlockId = 'test-block';
+    window.Adsgram = { init: () => ({ show: show as never }) };
+  };
+  afterEach(() => {
+    config.adsgramBlockId = '';
+  });
+
+  it('says "Watch video failed" without the SDK', async () => {
+    await mountApp('/earn');
+    await click(await button('Watch'));
+    await findToast('Watch video failed');
+  });
+
+  it('opens "grab your reward" after a full view, and claims with base64 of the token', async () => {
+    withSdk(async () => ({ done: true, error: false }));
+    const { state } = await mountApp('/earn');
+    await click(await button('Watch'));
+    await find('[role="dialog"]', 'grab your reward');
+    await button('Next video');
+    await button('Close');
+    expect(state.calls.find((c) => c.path === '/claim-ads-reward')?.body).toEqual({ taskId: 20, encryptData: btoa('ads-token-1') });
+  });
+
+  it('opens "Hold On!" after a skip, and KEEP WATCHING shows the ad again', async () => {
+    const show = vi.fn(async () => Promise.reject({ done: false, error: false }));
+    withSdk(show);
+    await mountApp('/earn');
+    await click(await button('Watch'));
+    await find('[role="dialog"]', 'Hold On!');
+    await click(await button('KEEP WATCHING'));
+    await vi.waitFor(() => expect(show).toHaveBeenCalledTimes(2));
+  });
+
+  it('says "Watch video failed" when the ad errors', async () => {
+    withSdk(async () => Promise.reject({ done: false, error: true }));
+    await mountApp('/earn');
+    await click(await button('Watch'));
+    await findToast('Watch video failed');
+  });
+});

@@ -1,0 +1,247 @@
+import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus } from '../../../engine/api-types.ts';
+import { apiPrefix } from '../../../engine/api-types.ts';
+import { economy, type BoostKey } from '../../../engine/economy.ts';
+import { money, toWire } from '../../../engine/money.ts';
+import { priceOf } from '../../../engine/prices.ts';
+import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades.ts';
+
+/**
+ * A small fake of the HTTP API (spec §7) at the network boundary, for component tests and the
+ * screenshot script: it answers `fetch(url, init)` from in-memory state. It is not our server;
+ * it uses the engine's rules where it has to judge (prices, refusals) and records every call.
+ */
+export interface FakeApiState {
+  status: UserStatus;
+  tasks: Partial<Record<TaskType, Task[]>>;
+  friends: FriendEntry[];
+  leaderboard: LeaderboardEntry[];
+  refLink: string;
+  /** Paths (after the prefix) that answer this HTTP status, or fail at the network when 'network'. */
+  failures: Record<string, number | 'network'>;
+  /** Paths that never answer (to show skeletons). */
+  hang: string[];
+  calls: { method: string; path: string; query: Record<string, string>; body: unknown; auth: string | null }[];
+  checkTaskBoostCount: number;
+  adsToken: string;
+}
+
+export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
+  id: '5001',
+  refcode: 'Ab3dE9',
+  refLevel: 2,
+  inviteCnt: 7,
+  teleUsername: 'satoshi_fan',
+  teleAvatar: null,
+  teleAge: 2_190,
+  twUsername: 'satoshifan',
+  twAvatar: null,
+  twAge: 1_460,
+  isPremium: true,
+  nextClaimTime: 0,
+  lastClaimedTime: 0,
+  totalEarn: '18250.50',
+  totalMoney: '4375.25',
+  totalRef: '21',
+  totalMoneyRef: '312.40',
+  totalClick: 5_230,
+  passiveEarnLevel: { 3: 2, 4: 6, 5: 5, 6: 1 },
+  fingerLevel: 3,
+  energyLevel: 2,
+  availableEnergy: 742,
+  ageReward: { avgAge: 1_825, teleReward: '2190', twReward: '1460', premiumReward: '500', total: '4150' },
+  offlinePassiveReward: '0',
+  offlinePassiveRewardPerSecond: '0',
+  pendingClaimReward: '0',
+  pendingEasterReward: '777',
+  isClaimedWelcome: true,
+  isClaimedEaster: false,
+  preWlComing: 0,
+  boostChannelCnt: 0,
+  serverTime: 0,
+  ...over,
+});
+
+const task = (t: Partial<Task> & Pick<Task, 'id' | 'type' | 'title'>): Task => ({
+  handleType: null,
+  image: '',
+  desc: '',
+  link: '',
+  reward: '100',
+  isDaily: false,
+  hasDone: false,
+  numberOfDone: 0,
+  needsCaptcha: false,
+  ...t,
+});
+
+export const demoTasks = (): FakeApiState['tasks'] => ({
+  ADS: [task({ id: 20, type: 'ADS', title: 'Daily Oppotunity', link: '10', reward: '50', isDaily: true, numberOfDone: 3 })],
+  SOCIAL: [
+    task({ id: 1, type: 'SOCIAL', title: 'Follow MONEY on X', link: 'https://x.com/money', reward: '500', image: 'task-x' }),
+    task({ id: 2, type: 'SOCIAL', title: 'Join the MONEY channel', link: 'https://t.me/money_channel', reward: '500', image: 'task-telegram', hasDone: true }),
+    task({ id: 3, type: 'SOCIAL', title: 'Put $MONEY in your name', handleType: 'CHECK_USERNAME', link: 'https://t.me/settings', reward: '1000', image: 'task-username' }),
+    task({ id: 7, type: 'SOCIAL', title: 'Boost the channel', handleType: 'BOOST', link: 'https://t.me/boost/money_channel', reward: '200', image: 'task-boost', numberOfDone: 4 }),
+    task({ id: 8, type: 'SOCIAL', title: 'Prove you are human', link: 'https://money.example/hello', reward: '300', image: 'task-telegram', needsCaptcha: true }),
+  ],
+  INVITE: [
+    task({ id: 11, type: 'INVITE', handleType: 'REF', title: 'Invite 5 friends', link: '5', reward: '2500', image: 'task-invite' }),
+    task({ id: 12, type: 'INVITE', handleType: 'REF', title: 'Invite 25 friends', link: '25', reward: '15000', image: 'task-invite' }),
+  ],
+  EXCHANGE: [
+    task({ id: 31, type: 'EXCHANGE', handleType: 'CHECK_BINGX', title: 'Register on BingX', link: 'https://bingx.com/invite/money', reward: '5000', image: 'task-bingx' }),
+    task({ id: 32, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', link: 'https://onus.io/money', reward: '5000', image: 'task-onus' }),
+  ],
+  ACHIVEMENT: [
+    task({ id: 41, type: 'ACHIVEMENT', title: 'First 1,000 taps', link: '1000', reward: '100', hasDone: true, image: 'achievement-1' }),
+    task({ id: 42, type: 'ACHIVEMENT', title: '5,000 taps', link: '5000', reward: '500', image: 'achievement-2' }),
+    task({ id: 43, type: 'ACHIVEMENT', title: '50,000 taps', link: '50000', reward: '5000', image: 'achievement-3' }),
+    task({ id: 44, type: 'ACHIVEMENT', title: '1,000,000 taps', link: '1000000', reward: '100000', image: 'achievement-4' }),
+  ],
+});
+
+const names = ['whale_watcher', 'tonny', 'coin_queen', 'hodl_hank', 'moonboi', 'degen_dave', 'lucky_lu', 'mr_pump', 'cashflow', 'gm_anon', 'tapmaster', 'rich_rita'];
+
+export const demoFriends = (count = 14): FriendEntry[] =>
+  Array.from({ length: count }, (_, i) => ({
+    teleUsername: names[i % names.length]! + (i >= names.length ? `_${i}` : ''),
+    totalMoney: String(1_000 + i * 137),
+    totalMoneyRef: (i * 4.5).toFixed(2),
+    totalEarn: i % 4 === 3 ? '42.10' : String(250 + i * 1_310),
+  }));
+
+export const demoLeaderboard = (me: UserStatus, count = 23): LeaderboardEntry[] => [
+  { id: me.id, rank: 12, teleUsername: me.teleUsername, teleAvatar: null, twUsername: me.twUsername, reward: '0', totalEarn: me.totalEarn, totalMoney: me.totalMoney, totalRef: me.totalRef },
+  ...Array.from({ length: count }, (_, i) => ({
+    id: String(9000 + i),
+    rank: i + 1,
+    teleUsername: names[i % names.length]! + (i >= names.length ? i : ''),
+    teleAvatar: null,
+    twUsername: i % 3 === 0 ? names[i % names.length]! : null,
+    reward: '0',
+    totalEarn: String(10_000_000 - i * 380_000),
+    totalMoney: String(2_500_000 - i * 91_000),
+    totalRef: '0',
+  })),
+];
+
+export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState => {
+  const status = over.status ?? demoStatus();
+  // Passive income accrues from lastClaimedTime: start the demo "just claimed".
+  if (status.lastClaimedTime === 0) status.lastClaimedTime = Date.now();
+  return {
+    status,
+    tasks: demoTasks(),
+    friends: demoFriends(),
+    leaderboard: demoLeaderboard(status),
+    refLink: 'https://t.me/money_clicker_bot/app?startapp=Ab3dE9',
+    failures: {},
+    hang: [],
+    calls: [],
+    checkTaskBoostCount: 5,
+    adsToken: 'ads-token-1',
+    ...over,
+  };
+};
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const error = (status: number, message: string, field?: string) => json({ error: 'Bad Request', message, field }, status);
+
+const page = <T>(items: T[], query: Record<string, string>) => {
+  const p = Number(query.page ?? 1);
+  const size = economy.pageSize;
+  return { items: items.slice((p - 1) * size, p * size), page: p, pageSize: size, total: items.length };
+};
+
+/** Answers one request from the state; `url` may be absolute or a path. */
+export const answer = async (state: FakeApiState, url: string, init: RequestInit = {}): Promise<Response> => {
+  const parsed = new URL(url, 'http://fake.local');
+  const path = parsed.pathname.slice(parsed.pathname.indexOf(apiPrefix) + apiPrefix.length);
+  const query = Object.fromEntries(parsed.searchParams);
+  const method = (init.method ?? 'GET').toUpperCase();
+  const body: unknown = typeof init.body === 'string' && init.body ? JSON.parse(init.body) : undefined;
+  const headers = new Headers(init.headers);
+  state.calls.push({ method, path, query, body, auth: headers.get('Authorization') });
+  if (state.hang.includes(path)) return new Promise<Response>(() => undefined);
+  const failure = state.failures[path];
+  if (failure === 'network') throw new TypeError('Failed to fetch');
+  if (failure) return error(failure, 'Something broke');
+  const s = state.status;
+  s.serverTime = Date.now();
+  switch (`${method} ${path}`) {
+    case 'GET ':
+    case 'GET /':
+      return json(s);
+    case 'GET /tasks':
+      return json(state.tasks[query.type as TaskType] ?? []);
+    case 'GET /get-ref-users':
+      return json(page(state.friends, query));
+    case 'GET /leaderboard':
+      return json(page(state.leaderboard, query));
+    case 'GET /get-my-refLink':
+      return json({ refLink: state.refLink });
+    case 'GET /start-watch-ads':
+      return new Response(state.adsToken, { status: 200 });
+    case 'POST /claim-ads-reward': {
+      const ads = state.tasks.ADS?.[0];
+      if (ads) ads.numberOfDone += 1;
+      return json({ ok: true });
+    }
+    case 'POST /check-task':
+      return json({ boostChannelCnt: state.checkTaskBoostCount });
+    case 'POST /claim-task': {
+      const id = Number(query.task_id);
+      const all = Object.values(state.tasks).flat();
+      const t = all.find((x) => x?.id === id);
+      if (!t) return error(404, 'No such task', 'task_id');
+      t.hasDone = true;
+      s.totalMoney = toWire(money(s.totalMoney).plus(t.reward));
+      return json({ ok: true });
+    }
+    case 'POST /claim-welcome-rw':
+      s.isClaimedWelcome = true;
+      s.totalMoney = toWire(money(s.totalMoney).plus(s.ageReward.total));
+      return json(s);
+    case 'POST /claim-easter-egg-rw':
+      if (s.isClaimedEaster) return error(409, 'Already claimed');
+      s.isClaimedEaster = true;
+      s.totalMoney = toWire(money(s.totalMoney).plus(s.pendingEasterReward));
+      return json(s);
+    case 'POST /update-ref-level':
+      s.refLevel = Number(query.level);
+      return json(s);
+    case 'POST /referral':
+      return json({ ok: true });
+    case 'POST /set-predict-wallet-coming':
+      s.preWlComing = Number(query.days);
+      return json({ ok: true });
+    case 'POST /click': {
+      const { click, batchId } = body as { click: number; batchId: string };
+      const accepted = Math.max(0, Math.min(click, s.availableEnergy));
+      s.availableEnergy -= accepted;
+      s.totalClick += accepted;
+      s.totalEarn = toWire(money(s.totalEarn).plus(accepted * s.fingerLevel));
+      return json({ batchId, accepted, status: s });
+    }
+    case 'POST /claim':
+      return json({ claimed: '0', status: s });
+    case 'POST /update-level': {
+      const key = (body as { levelKey: number }).levelKey;
+      if (!isBoostKey(key)) return error(400, 'levelKey must be 1 to 21', 'levelKey');
+      const owned = { fingerLevel: s.fingerLevel, energyLevel: s.energyLevel, passiveEarnLevel: s.passiveEarnLevel };
+      const refusal = upgradeRefusal(key as BoostKey, owned, s.totalEarn, '0');
+      if (refusal) return error(400, `Upgrade refused: ${refusal}`);
+      const level = boostLevel(owned, key as BoostKey);
+      s.totalEarn = toWire(money(s.totalEarn).minus(priceOf(key as BoostKey, level)));
+      if (key === 1) s.fingerLevel += 1;
+      else if (key === 2) s.energyLevel += 1;
+      else s.passiveEarnLevel = { ...s.passiveEarnLevel, [key]: level + 1 };
+      return json(s);
+    }
+    default:
+      return error(404, `No route ${method} ${path}`);
+  }
+};
+
+/** A fetch function over the fake state. */
+export const fakeFetch = (state: FakeApiState) => (input: string | URL | Request, init?: RequestInit) =>
+  answer(state, typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, init);

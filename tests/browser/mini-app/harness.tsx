@@ -1,0 +1,124 @@
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { vi } from 'vitest';
+import { apiPrefix } from '../../../engine/api-types.ts';
+import { createFetchTransport } from '../../../engine/adapters/fetch-transport.ts';
+import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
+import { randomId, realClock, realScheduler } from '../../../engine/adapters/real-time.ts';
+import { Engine } from '../../../engine/engine.ts';
+import type { GameActions } from '../../../engine/snapshot.ts';
+import * as signals from '../../../src/game/signals.ts';
+import { applySnapshot } from '../../../src/game/bridge.ts';
+import { createApiClient } from '../../../src/mini-app/api/client.ts';
+import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
+import { routes } from '../../../src/mini-app/routes.tsx';
+import '../../../src/mini-app/styles/base.css';
+import { createFakeState, fakeFetch, type FakeApiState } from './fake-api.ts';
+
+/** Snapshots go into the UI's signals through the bridge's own writer, as in the app. */
+const writeSignals = applySnapshot;
+
+export interface Mounted {
+  state: FakeApiState;
+  engine: Engine;
+  host: HTMLElement;
+  router: ReturnType<typeof createMemoryRouter>;
+  game: GameActions;
+}
+
+let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
+
+/**
+ * Mounts the mini-app's real route table at `path`, over the real game engine (in the page, not a
+ * worker) and the real API client, both talking to the fake HTTP API.
+ */
+export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Promise<Mounted> => {
+  await cleanup();
+  const state = createFakeState(over);
+  const fetch = fakeFetch(state) as typeof globalThis.fetch;
+  const initData = 'query_id=test&user=%7B%22id%22%3A5001%7D&auth_date=1&hash=abc';
+  const engine = new Engine({
+    clock: realClock,
+    scheduler: realScheduler,
+    transport: createFetchTransport({ apiBase: apiPrefix, initData, fetch }),
+    store: new MemoryTapStore(),
+    newId: randomId,
+  });
+  writeSignals(signals.emptySnapshot);
+  engine.subscribe(writeSignals);
+  if (!state.hang.includes('') && !state.failures['']) await engine.start().catch(() => undefined);
+  const api = createApiClient({ apiBase: apiPrefix, initData, fetch });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const host = document.createElement('div');
+  document.body.appendChild(host);
+  const root = createRoot(host);
+  await act(async () => {
+    root.render(
+      <Providers api={api} game={engine} queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+  });
+  current = { root, host, engine };
+  return { state, engine, host, router, game: engine };
+};
+
+export const cleanup = async (): Promise<void> => {
+  if (!current) return;
+  const { root, host, engine } = current;
+  current = null;
+  engine.stop();
+  await act(async () => root.unmount());
+  host.remove();
+  localStorage.clear();
+  sessionStorage.clear();
+};
+
+const text = () => document.body.textContent ?? '';
+
+/** Waits until the page shows `wanted` (a toast, a label…). */
+export const findText = async (wanted: string | RegExp, timeout = 4_000): Promise<void> =>
+  vi.waitFor(() => {
+    const t = text();
+    if (typeof wanted === 'string' ? !t.includes(wanted) : !wanted.test(t)) throw new Error(`"${wanted}" not shown`);
+  }, { timeout, interval: 20 });
+
+/** Waits for an element matching `selector` (optionally with some text) and returns it. */
+export const find = async <T extends Element = HTMLElement>(selector: string, withText?: string, timeout = 4_000): Promise<T> =>
+  vi.waitFor(() => {
+    const el = [...document.querySelectorAll<T>(selector)].find((e) => withText === undefined || (e.textContent ?? '').includes(withText));
+    if (!el) throw new Error(`${selector} ${withText ?? ''} not found`);
+    return el;
+  }, { timeout, interval: 20 });
+
+/** A button by its visible text or aria-label. */
+export const button = (label: string, timeout?: number) =>
+  vi.waitFor(() => {
+    const el = [...document.querySelectorAll<HTMLButtonElement>('button')].find(
+      (b) => b.textContent?.trim() === label || b.getAttribute('aria-label') === label,
+    );
+    if (!el) throw new Error(`button ${label} not found`);
+    return el;
+  }, { timeout: timeout ?? 4_000, interval: 20 });
+
+export const click = async (el: HTMLElement): Promise<void> => {
+  await act(async () => el.click());
+};
+
+export const typeInto = async (input: HTMLInputElement, value: string): Promise<void> => {
+  await act(async () => {
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+};
+
+/** The §8 toast currently shown (sonner renders into [data-sonner-toast]). */
+export const toasts = (): string[] =>
+  [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent ?? '');
+
+export const findToast = (message: string, timeout = 4_000) =>
+  vi.waitFor(() => {
+    if (!toasts().some((t) => t.includes(message))) throw new Error(`toast "${message}" not shown; shown: ${toasts().join(' | ')}`);
+  }, { timeout, interval: 20 });

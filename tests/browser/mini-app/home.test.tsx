@@ -1,0 +1,83 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { $energy, $totalClick } from '../../../src/game/signals.ts';
+import { resetMoneyDream } from '../../../src/mini-app/home/money-dream-popup.tsx';
+import { demoStatus } from './fake-api.ts';
+import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+
+afterEach(cleanup);
+
+const pointer = async (target: Element, type: string, pointerId: number) =>
+  act(async () => {
+    target.dispatchEvent(new PointerEvent(type, { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
+  });
+
+describe('home', () => {
+  it('shows the player, the rank, the money, the energy and the auto-earn rate', async () => {
+    await mountApp('/');
+    await findText('satoshi_fan');
+    await findText('Rank #12');
+    expect((await find('[data-testid="balance"]')).textContent).toBe('18,250.50');
+    expect((await find('[data-testid="your-money"]')).textContent).toContain('4,375.25');
+    expect((await find('[data-testid="energy"]')).textContent).toBe('742 / 1000');
+    // 6 × Piggy Bank (2/s) + 5 × Coin Jar (3/s) + 1 × Cash Register (13/s) = 40/s
+    expect((await find('[data-testid="per-second"]')).textContent).toContain('+40.00/s');
+    expect(document.querySelector('nav[aria-label="Main"]')?.textContent).toBe('HomeEarnBoostInviteWallet');
+    expect((await find('a[href="/leaderboard"]')).textContent).toContain('Rank');
+  });
+
+  it('counts one tap per pointerdown per pointerId and floats +N', async () => {
+    await mountApp('/');
+    const coin = await button('Tap the coin');
+    const before = $totalClick.value;
+    await pointer(coin, 'pointerdown', 1);
+    await pointer(coin, 'pointerdown', 2);
+    await pointer(coin, 'pointerdown', 3);
+    await pointer(coin, 'pointerdown', 3); // same finger still down: not a new tap
+    await vi.waitFor(() => expect($totalClick.value - before).toBe(3));
+    await pointer(coin, 'pointerup', 3);
+    await pointer(coin, 'pointerdown', 3);
+    await vi.waitFor(() => expect($totalClick.value - before).toBe(4));
+    const floats = [...document.querySelectorAll('.coin__float')].filter((n) => n.textContent);
+    expect(floats.map((n) => n.textContent)).toEqual(['+3', '+3', '+3', '+3']);
+    expect(getComputedStyle(coin).touchAction).toBe('manipulation');
+    expect($energy.value).toBe(742 - 4);
+  });
+
+  it('refuses a tap at 0 energy with the §5 message', async () => {
+    await mountApp('/', { status: demoStatus({ availableEnergy: 0 }) });
+    const coin = await button('Tap the coin');
+    const before = $totalClick.value;
+    await pointer(coin, 'pointerdown', 1);
+    await findToast("You don't have enough energy to click!");
+    expect($totalClick.value).toBe(before);
+  });
+
+  it('opens the profile card from the avatar, with the title tier', async () => {
+    await mountApp('/');
+    await click(await button('Open profile'));
+    const dialog = await find('[role="dialog"]');
+    // mean of 2190 and 1460 days = 1825 → Profit Pro
+    expect(dialog.textContent).toContain('Profit Pro');
+    expect(dialog.textContent).toContain('2190days on telegram');
+  });
+
+  it('shows "Money Dream" once when the offline reward is above 0, and claims it', async () => {
+    resetMoneyDream();
+    await mountApp('/', { status: demoStatus({ offlinePassiveReward: '1234.5' }) });
+    await findText("While sleeping, you've earned +1,234.50");
+    expect(document.querySelector('[role="dialog"] h2')?.textContent).toBe('Money Dream');
+    await click(await button('Claim'));
+    await findToast('Claimed successful');
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+  });
+
+  it('shows the §8 message when the offline claim fails', async () => {
+    resetMoneyDream();
+    const { state } = await mountApp('/', { status: demoStatus({ offlinePassiveReward: '10' }) });
+    await findText('Money Dream');
+    state.failures['/claim'] = 400;
+    await click(await button('Claim'));
+    await findToast('Something went wrong, please try again later!');
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * `npm run screenshots`: every mini-app screen at 375×812, light and dark, into docs/screenshots/.
+ * It builds the client with Vite's API, serves it on 127.0.0.1, and drives Debian's Chromium with
+ * playwright-core. The API is answered by the fake of tests/browser/mini-app/fake-api.ts through
+ * `context.route()`, so every state (empty, loading, popups) is reproducible. Launch parameters
+ * carry init data and Telegram theme params in the URL hash, exactly as Telegram passes them.
+ */
+import { createServer, type Server } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { apiPrefix } from '../../engine/api-types.ts';
+import { chromiumArgs, chromiumPath } from '../../vite.config.ts';
+import { answer, createFakeState, demoStatus, type FakeApiState } from '../browser/mini-app/fake-api.ts';
+import { fakeAdsgramScript } from './fake-adsgram.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const outDir = join(root, 'node_modules/.cache/money-screenshots');
+const shotsDir = join(root, 'docs/screenshots');
+
+const themes = {
+  light: { bg_color: '#ffffff', secondary_bg_color: '#f1f1f4', text_color: '#000000', hint_color: '#999999', link_color: '#2481cc', button_color: '#2481cc', button_text_color: '#ffffff', section_bg_color: '#ffffff' },
+  dark: { bg_color: '#17212b', secondary_bg_color: '#0e1621', text_color: '#f5f5f5', hint_color: '#708499', link_color: '#6ab3f3', button_color: '#5288c1', button_text_color: '#ffffff', section_bg_color: '#17212b' },
+} as const;
+
+const initData = new URLSearchParams({
+  user: JSON.stringify({ id: 5001, first_name: 'Satoshi', username: 'satoshi_fan', language_code: 'en', is_premium: true }),
+  auth_date: '1763780000',
+  hash: 'f'.repeat(64),
+}).toString();
+
+const launchHash = (theme: keyof typeof themes) =>
+  '#' + new URLSearchParams({
+    tgWebAppData: initData,
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: 'android',
+    tgWebAppThemeParams: JSON.stringify(themes[theme]),
+  }).toString();
+
+interface Shot {
+  name: string;
+  path: string;
+  state?: (s: FakeApiState) => void;
+  before?: (page: Page) => Promise<unknown>;
+  act?: (page: Page) => Promise<void>;
+}
+
+const clickText = (text: string) => async (page: Page) => {
+  await page.getByRole('button', { name: text, exact: true }).or(page.getByRole('tab', { name: text, exact: true })).first().click();
+  await page.waitForTimeout(450);
+};
+
+const shots: Shot[] = [
+  { name: 'home', path: '/' },
+  { name: 'home-money-dream', path: '/', state: (s) => void (s.status.offlinePassiveReward = '12840.75') },
+  { name: 'home-profile', path: '/', act: clickText('Open profile') },
+  { name: 'home-loading', path: '/', state: (s) => void s.hang.push('') },
+  { name: 'boost-booster', path: '/boost' },
+  { name: 'boost-upgrade', path: '/boost', act: clickText('Upgrade') },
+  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickText('Cash Register')(p); } },
+  { name: 'earn-social', path: '/earn' },
+  { name: 'earn-invite', path: '/earn', act: clickText('Invite') },
+  { name: 'earn-partner', path: '/earn', act: async (p) => {
+    await clickText('Partner')(p);
+    await p.getByLabel('Register on BingX ID').fill('88231907');
+    await clickText('Check')(p);
+  } },
+  { name: 'earn-airdrop', path: '/earn', act: clickText('Airdrop') },
+  { name: 'earn-achievements', path: '/earn', act: clickText('Achievements') },
+  { name: 'earn-achievements-empty', path: '/earn', state: (s) => void (s.tasks.ACHIVEMENT = []), act: clickText('Achievements') },
+  { name: 'earn-ads-reward', path: '/earn', before: (p) => fakeAdsgram(p, 'reward'), act: clickText('Watch') },
+  { name: 'earn-ads-skip', path: '/earn', before: (p) => fakeAdsgram(p, 'skip'), act: clickText('Watch') },
+  { name: 'earn-loading', path: '/earn', state: (s) => void s.hang.push('/tasks') },
+  { name: 'invite', path: '/invite' },
+  { name: 'invite-ref-level', path: '/invite', act: clickText('Lv 2 ↑') },
+  { name: 'leaderboard', path: '/leaderboard' },
+  { name: 'wallet', path: '/wallet' },
+  { name: 'wallet-submitted', path: '/wallet', state: (s) => void (s.status.preWlComing = 120) },
+  { name: 'wallet-mock', path: '/wallet', before: (p) => p.addInitScript(() => localStorage.setItem('money_wallet_mock', '1')) },
+  { name: 'comingsoon', path: '/comingsoon' },
+  ...[1, 2, 3, 4].map((step) => ({
+    name: `onboarding-${step}`,
+    path: '/',
+    state: (s: FakeApiState) => void (s.status = { ...demoStatus({ isClaimedWelcome: false, totalMoney: '0', totalEarn: '0' }), lastClaimedTime: Date.now() }),
+    before: (p: Page) => p.addInitScript((n) => localStorage.setItem('currentSection', String(n)), step),
+    act: async (p: Page) => p.waitForTimeout(step === 2 || step === 3 ? 3_400 : 200),
+  })),
+  {
+    name: 'onboarding-easter',
+    path: '/',
+    state: (s) => void (s.status = { ...demoStatus({ isClaimedWelcome: false }), lastClaimedTime: Date.now() }),
+    before: (p) => p.addInitScript(() => localStorage.setItem('currentSection', '4')),
+    act: clickText('🥚 Easter Egg'),
+  },
+];
+
+const fakeAdsgram = async (page: Page, outcome: 'reward' | 'skip') => {
+  await page.route('https://sad.adsgram.ai/**', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: fakeAdsgramScript(outcome) }));
+};
+
+const configBlock = `<script type="application/json" id="money-config">${JSON.stringify({ adsgramBlockId: 'demo-block', turnstileSiteKey: '' })}</script>`;
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+
+const serve = (dir: string): Promise<{ server: Server; origin: string }> =>
+  new Promise((resolve) => {
+    const server = createServer(async (req, res) => {
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      const file = join(dir, path);
+      const target = path !== '/' && existsSync(file) && extname(file) ? file : join(dir, 'index.html');
+      res.setHeader('Content-Type', types[extname(target)] ?? 'application/octet-stream');
+      let body: Buffer | string = await readFile(target);
+      // The server writes the runtime config block into index.html; so do we (ads need a block id).
+      if (target.endsWith('index.html')) body = body.toString().replace('<!--money-config-->', configBlock);
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+    });
+  });
+
+const routeApi = async (context: BrowserContext, state: FakeApiState) => {
+  await context.route(`**${apiPrefix}**`, async (route) => {
+    const request = route.request();
+    try {
+      const response = await answer(state, request.url(), { method: request.method(), headers: await request.allHeaders(), body: request.postData() ?? undefined });
+      await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
+    } catch {
+      await route.abort('failed');
+    }
+  });
+};
+
+const main = async () => {
+  const only = process.argv[2];
+  if (!process.env.SKIP_BUILD) await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+  await mkdir(shotsDir, { recursive: true });
+  const { server, origin } = await serve(outDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    for (const theme of ['light', 'dark'] as const) {
+      for (const shot of shots) {
+        if (only && !shot.name.startsWith(only)) continue;
+        const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: theme });
+        const state = createFakeState();
+        shot.state?.(state);
+        await routeApi(context, state);
+        const page = await context.newPage();
+        page.on('pageerror', (e) => console.error(`[${shot.name}] page error:`, e.message));
+        await shot.before?.(page);
+        await page.goto(`${origin}/app${shot.path === '/' ? '/' : shot.path}${launchHash(theme)}`);
+        await page.waitForTimeout(900);
+        await shot.act?.(page);
+        await page.waitForTimeout(250);
+        const file = join(shotsDir, `mini-app-${shot.name}-${theme}.png`);
+        await page.screenshot({ path: file });
+        console.log('wrote', file.slice(root.length));
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+};
+
+await main();
