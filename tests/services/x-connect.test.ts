@@ -158,17 +158,3 @@ describe.each(backends)('X account link (%s)', (backend) => {
     expect(new URL(r.headers.location as string).searchParams.get('x_error')).toBe('x_refused');
   });
 });
-
-describe('X without credentials', () => {
-  it('answers 503 naming the missing setting', async () => {
-    const h = await openServicesHarness('pglite');
-    try {
-      const u = await h.newPlayer();
-      const r = await h.call('GET', '/social-login', u, { query: { redirect_to: 'https://money.example/app' } });
-      expect(r.statusCode).toBe(503);
-      expect(r.json().message).toMatch(/X_CLIENT_ID/);
-    } finally {
-      await h.close();
-    }
-  });
-});

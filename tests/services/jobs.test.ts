@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { money } from '../../engine/money.ts';
+import { runDailyReset } from '../../server/jobs/daily-reset.ts';
+import { readStatsCache } from '../../server/jobs/stats-cache.ts';
+import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+describe.each(backends)('scheduled jobs (%s)', (backend) => {
+  let h: ServicesHarness;
+  beforeAll(async () => {
+    h = await openServicesHarness(backend, { ENABLE_TEST_CRON: '1', ADS_TOKEN_SECRET: 'ads-secret-for-tests' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('GET /public/test-cron refreshes the stats cache from the users table', async () => {
+    const a = await h.newPlayer();
+    await h.newPlayer();
+    await h.db.query('UPDATE users SET total_click = 40, total_earn = 12.34 WHERE id = $1', [a]);
+    const r = await h.call('GET', '/public/test-cron', null);
+    expect(r.statusCode).toBe(200);
+    const sums = (await h.db.query<{ c: number; n: number; e: string }>('SELECT sum(total_click)::int AS c, count(*)::int AS n, sum(total_earn)::text AS e FROM users')).rows[0]!;
+    expect(r.json().stats).toMatchObject({ totalClick: sums.c, totalPaticipant: sums.n });
+    expect(money(r.json().stats.totalEarn).eq(sums.e)).toBe(true);
+    const cached = await readStatsCache(h.db);
+    expect(cached).toMatchObject({ totalClick: sums.c, totalPaticipant: sums.n, refreshedAtMs: h.clock.now() });
+  });
+
+  it('the daily reset clears finished days: the ads count starts again at 0', async () => {
+    const u = await h.newPlayer();
+    const watch = async () => {
+      const token = (await h.call('GET', '/start-watch-ads', u)).body;
+      return h.call('POST', '/claim-ads-reward', u, { body: { taskId: 5, encryptData: b64(token) } });
+    };
+    expect((await watch()).json().numberOfDone).toBe(1);
+    expect((await watch()).json().numberOfDone).toBe(2);
+    const rows = () => h.db.query('SELECT period FROM task_completions WHERE user_id = $1 AND task_id = 5', [u]);
+    expect((await rows()).rows).toHaveLength(1);
+    h.clock.advance(24 * 60 * 60 * 1000);
+    const r = await h.call('GET', '/public/test-cron', null);
+    expect(r.json().dailyReset).toMatchObject({ ran: true });
+    expect(r.json().dailyReset.dailyRowsRemoved).toBeGreaterThanOrEqual(1);
+    expect((await rows()).rows).toHaveLength(0);
+    expect((await watch()).json().numberOfDone).toBe(1);
+  });
+
+  it('runs the daily reset once per UTC day across processes', async () => {
+    h.clock.advance(24 * 60 * 60 * 1000);
+    const [x, y] = await Promise.all([runDailyReset(h.db, h.clock.now()), runDailyReset(h.db, h.clock.now())]);
+    expect([x.ran, y.ran].sort()).toEqual([false, true]);
+    expect((await runDailyReset(h.db, h.clock.now())).ran).toBe(false);
+  });
+});

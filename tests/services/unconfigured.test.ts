@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServicesHarness, type ServicesHarness } from './harness.ts';
+
+/** No outside credentials at all: every service refuses with a clear error and credits nothing. */
+describe('outside services without configuration (fail closed)', () => {
+  let h: ServicesHarness;
+  beforeAll(async () => {
+    h = await openServicesHarness('pglite');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('ads: 503 naming ADS_TOKEN_SECRET; the Adsgram callback is closed', async () => {
+    const u = await h.newPlayer();
+    const r = await h.call('GET', '/start-watch-ads', u);
+    expect(r.statusCode).toBe(503);
+    expect(r.json().message).toMatch(/ADS_TOKEN_SECRET/);
+    expect((await h.call('GET', '/public/adsgram/reward', null, { query: { userid: String(u), key: '' } })).statusCode).toBe(503);
+    const m = await h.db.query<{ total_money: string }>('SELECT total_money FROM users WHERE id = $1', [u]);
+    expect(Number(m.rows[0]!.total_money)).toBe(0);
+  });
+
+  it('X: 503 naming X_CLIENT_ID', async () => {
+    const u = await h.newPlayer();
+    const r = await h.call('GET', '/social-login', u, { query: { redirect_to: 'https://money.example/app' } });
+    expect(r.statusCode).toBe(503);
+    expect(r.json().message).toMatch(/X_CLIENT_ID/);
+  });
+
+  it('broadcast: 503 naming BROADCAST_API_KEY, even with an empty key', async () => {
+    const r = await h.call('POST', '/public/send-telemss', null, { body: { message: 'hi' }, headers: { 'x-api-key': '' } });
+    expect(r.statusCode).toBe(503);
+    expect(r.json().message).toMatch(/BROADCAST_API_KEY/);
+  });
+
+  it('test cron: a 404 like any unknown path', async () => {
+    expect((await h.call('GET', '/public/test-cron', null)).statusCode).toBe(404);
+  });
+
+  it('webhook: no route without WEBHOOK_URL', async () => {
+    expect((await h.call('POST', '/public/telegram-webhook', null, { body: { update_id: 1 } })).statusCode).toBe(404);
+  });
+});
