@@ -2,17 +2,24 @@
  * One way to call an outside service: a JSON request with a hard timeout. Every failure becomes an
  * `OutsideServiceError` naming the service, so callers fail closed with a clear reason.
  */
+import { ApiError } from '../http/errors.ts';
 
 export type ServiceFailure = 'unconfigured' | 'unreachable' | 'timeout' | 'bad-response' | 'refused';
 
-export class OutsideServiceError extends Error {
+/**
+ * A failed outside call. It is an ApiError 503, so a route that lets it through answers a clear
+ * "unavailable" without leaking URLs; `detail` (logs, tests) says what happened.
+ */
+export class OutsideServiceError extends ApiError {
+  readonly detail: string;
   constructor(
     readonly service: string,
     readonly failure: ServiceFailure,
     detail: string,
   ) {
-    super(`${service}: ${failure}${detail ? ` (${detail})` : ''}`);
+    super(503, 'Service Unavailable', `The ${service} check is unavailable right now, please try again later`);
     this.name = 'OutsideServiceError';
+    this.detail = `${service}: ${failure}${detail ? ` (${detail})` : ''}`;
   }
 }
 

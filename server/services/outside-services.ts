@@ -60,7 +60,7 @@ export const verifyCaptchaOnce = async (
     const verdict = await siteverify(opts, token, action, remoteIp);
     return verdict.ok ? { ok: true, reason: '' } : { ok: false, reason: verdict.reason };
   } catch (err) {
-    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    return { ok: false, reason: err instanceof OutsideServiceError ? err.detail : String(err) };
   }
 };
 

@@ -76,7 +76,7 @@ export const beginXLogin = async (deps: XDeps, userId: number, redirectTo: strin
   try {
     requireXSettings(opts);
   } catch (err) {
-    return { ok: false, reason: 'unconfigured', message: (err as Error).message };
+    return { ok: false, reason: 'unconfigured', message: err instanceof OutsideServiceError ? err.detail : String(err) };
   }
   const state = randomToken();
   const verifier = randomToken();

@@ -54,13 +54,13 @@ describe('partner exchange checks and channel boosts', () => {
 
   it('fails with a clear service error when the exchange is down, slow or unconfigured', async () => {
     ex.settings.status = 503;
-    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toThrow(/onus: bad-response/);
+    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: bad-response/) });
     ex.settings.status = 200;
     ex.settings.delayMs = 1_500;
-    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toThrow(/onus: timeout/);
+    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: timeout/) });
     ex.settings.delayMs = 0;
     const bare = make({});
-    await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toThrow(/BINGX_CHECK_URL/);
+    await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/BINGX_CHECK_URL/) });
     await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toBeInstanceOf(OutsideServiceError);
   });
 
@@ -75,14 +75,14 @@ describe('partner exchange checks and channel boosts', () => {
 
   it('fails the boost count when the Bot API refuses, is slow or is unreachable', async () => {
     const wrongChat = make({ BOT_API_ROOT: tg.apiRoot, BOOST_CHANNEL_ID: '@other_channel', OUTSIDE_TIMEOUT_MS: '1000' });
-    await expect(wrongChat.countChannelBoosts('4242')).rejects.toThrow(/telegram: refused/);
+    await expect(wrongChat.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: refused/) });
     tg.settings.delayMs = 2_500;
     try {
-      await expect(services.countChannelBoosts('4242')).rejects.toThrow(/telegram/);
+      await expect(services.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram/) });
     } finally {
       tg.settings.delayMs = 0;
     }
     const down = make({ BOT_API_ROOT: 'http://127.0.0.1:9', OUTSIDE_TIMEOUT_MS: '1000' });
-    await expect(down.countChannelBoosts('4242')).rejects.toThrow(/telegram: unreachable/);
+    await expect(down.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: unreachable/) });
   });
 });
