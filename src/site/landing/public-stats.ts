@@ -21,11 +21,29 @@ export const fetchPublicStats = async (apiBase: string = config.apiBase): Promis
   return body;
 };
 
+/** formatCompact's shape; engine/format.ts is loaded on demand (see loadFormat). */
+export type FormatCompact = (value: string | number) => string;
+
+// engine/format.ts brings decimal.js, a tenth of the landing page's JS, and the tiles need it only
+// once numbers arrive: load it alongside the first fetch, off the first render's path.
+let formatModule: Promise<FormatCompact> | undefined;
+const loadFormat = (): Promise<FormatCompact> =>
+  (formatModule ??= import('../../../engine/format.ts').then(
+    (m) => m.formatCompact,
+    (error: unknown) => {
+      console.error(error);
+      formatModule = undefined;
+      return String;
+    },
+  ));
+
 export interface StatsState {
   /** The last stats that arrived, or null before the first success. */
   stats: PublicStats | null;
   /** True until the first answer (success or failure): the tiles show skeletons. */
   isLoading: boolean;
+  /** The compact formatter, once loaded. */
+  format: FormatCompact;
 }
 
 /**
@@ -34,17 +52,20 @@ export interface StatsState {
  * we need none of its cache (docs/decisions/site.md).
  */
 export const usePublicStats = (refreshMs: number = economy.statsRefreshMs): StatsState => {
-  const [state, setState] = useState<StatsState>({ stats: null, isLoading: true });
+  const [state, setState] = useState<StatsState>({ stats: null, isLoading: true, format: String });
   useEffect(() => {
     let alive = true;
     const load = (): void => {
-      fetchPublicStats().then(
-        (stats) => alive && setState({ stats, isLoading: false }),
+      const answer = fetchPublicStats().then(
+        (stats) => stats,
         (error: unknown) => {
           console.error(error);
-          if (alive) setState((s) => ({ stats: s.stats, isLoading: false }));
+          return null;
         },
       );
+      void Promise.all([answer, loadFormat()]).then(([stats, format]) => {
+        if (alive) setState((s) => ({ stats: stats ?? s.stats, isLoading: false, format }));
+      });
     };
     load();
     const timer = setInterval(load, refreshMs);

@@ -1,4 +1,3 @@
-import { formatCompact } from '../../../engine/format.ts';
 import type { PublicStats } from '../../../engine/api-types.ts';
 import { usePublicStats } from './public-stats.ts';
 
@@ -10,7 +9,7 @@ const tiles: readonly { key: keyof PublicStats; label: string }[] = [
 
 /** §2: three live tiles with a plus sign and compact numbers; zero when nothing ever arrived (§8). */
 export const StatsTiles = ({ refreshMs }: { refreshMs?: number }) => {
-  const { stats, isLoading } = usePublicStats(refreshMs);
+  const { stats, isLoading, format } = usePublicStats(refreshMs);
   return (
     <section className="stats" aria-label="Live statistics" aria-busy={isLoading}>
       <dl className="stats-grid">
@@ -25,7 +24,7 @@ export const StatsTiles = ({ refreshMs }: { refreshMs?: number }) => {
               ) : (
                 <span className="stat-value">
                   <span className="stat-plus">+</span>
-                  {formatCompact(stats?.[key] ?? 0)}
+                  {format(stats?.[key] ?? 0)}
                 </span>
               )}
             </dd>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiPrefix } from '../../../engine/api-types.ts';
 import { StatsTiles } from '../../../src/site/landing/stats-tiles.tsx';
-import { cleanup, render, settle } from './render.tsx';
+import { cleanup, render, settle, until } from './render.tsx';
 
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -34,8 +34,7 @@ describe('landing stats tiles', () => {
   it('shows the three numbers with a plus sign in compact form once loaded', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json(200, stats)));
     const host = await render(<StatsTiles />);
-    await settle();
-    expect(host.querySelectorAll('[data-testid="stat-skeleton"]')).toHaveLength(0);
+    await vi.waitFor(() => expect(host.querySelectorAll('[data-testid="stat-skeleton"]')).toHaveLength(0));
     expect(tiles(host)).toEqual({ 'Total Clicks': '+1.2M', 'Total Clickers': '+999', 'Total $MONEY': '+98.1B' });
     expect(host.querySelector('.stats')!.getAttribute('aria-busy')).toBe('false');
   });
@@ -55,8 +54,7 @@ describe('landing stats tiles', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.stubGlobal('fetch', vi.fn(async () => json(503, {})));
     const host = await render(<StatsTiles />);
-    await settle();
-    expect(tiles(host)).toEqual({ 'Total Clicks': '+0', 'Total Clickers': '+0', 'Total $MONEY': '+0' });
+    await vi.waitFor(() => expect(tiles(host)).toEqual({ 'Total Clicks': '+0', 'Total Clickers': '+0', 'Total $MONEY': '+0' }));
     expect(error).toHaveBeenCalledWith(new Error('Network response was not ok'));
     expect(host.textContent).not.toContain('Network response was not ok');
   });
@@ -69,12 +67,11 @@ describe('landing stats tiles', () => {
       .mockResolvedValueOnce(json(200, { ...stats, totalClick: 2_500_000 }));
     vi.stubGlobal('fetch', fetch);
     const host = await render(<StatsTiles />);
-    await settle();
+    await until(() => expect(tiles(host)['Total Clicks']).toBe('+1.2M'));
     vi.advanceTimersByTime(3_599_999);
     expect(fetch).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(1);
     expect(fetch).toHaveBeenCalledTimes(2);
-    await settle();
-    expect(tiles(host)['Total Clicks']).toBe('+2.5M');
+    await until(() => expect(tiles(host)['Total Clicks']).toBe('+2.5M'));
   });
 });
