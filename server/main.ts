@@ -84,11 +84,20 @@ const main = async (): Promise<void> => {
       force.unref();
       // Stop taking new work first (updates, broadcasts), then requests; Fastify's close waits for
       // requests in flight and runs the API's onClose hooks (grouped writes are flushed there).
-      await stopBot();
-      await app.close();
-      await db.close();
+      const steps: string[] = [];
+      const step = async (name: string, run: () => Promise<unknown>) => {
+        const t = Date.now();
+        await run();
+        steps.push(`${name} ${Date.now() - t} ms`);
+      };
+      await step('background', stopBot);
+      // Fastify closes the connections idle at the moment close starts; a keep-alive connection
+      // whose request finishes later would hold the close until its keep-alive timeout (72 s).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      await step('requests', () => app.close()).finally(() => clearInterval(sweep));
+      await step('database', () => db.close());
       clearTimeout(force);
-      console.log('Stopped.');
+      console.log(`Stopped (${steps.join(', ')}).`);
     })());
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {

@@ -46,8 +46,8 @@ describe.each(dbKinds)('graceful shutdown on %s', (kind) => {
     while (answered < 30) await new Promise((r) => setTimeout(r, 20));
     const code = await first.stop('SIGTERM');
     await Promise.all(streams);
-    expect(code).toBe(0);
-    expect(first.output()).toContain('Stopped.');
+    expect(code, first.output()).toBe(0);
+    expect(first.output()).toMatch(/Stopped \(background \d+ ms, requests \d+ ms, database \d+ ms\)/);
     expect([...acknowledged.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30);
 
     const second = await startServer({ dataDir, databaseUrl: db.url });
