@@ -4,6 +4,7 @@
  * Run after `npm run build`: `node --import tsx bench/site-screenshots.ts`.
  */
 import { chromium } from 'playwright-core';
+import { apiPrefix } from '../engine/api-types.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startRealServer, startStaticServer } from './site-dist.ts';
 
@@ -21,6 +22,10 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
 try {
   for (const width of [375, 1280]) {
     const page = await browser.newPage({ viewport: { width, height: width < 500 ? 812 : 800 }, deviceScaleFactor: 1 });
+    // A fresh database counts zero everywhere; the shots show the tiles with launch-sized numbers.
+    await page.route(`**${apiPrefix}/public/stats`, (route) =>
+      route.fulfill({ json: { totalClick: 1_284_907_312, totalPaticipant: 2_417_553, totalEarn: '98133204511.25' } }),
+    );
     for (const p of pages) {
       await page.goto(base + p.path, { waitUntil: 'networkidle' });
       await page.waitForSelector('main h1');
