@@ -60,6 +60,14 @@ const refcodeRetries = 8;
  */
 export const ensureUser = async (db: Db, u: TelegramUser, nowMs: number): Promise<void> => {
   const teleUsername = u.username ?? displayName(u);
+  // A plain read first: the upsert would wait on the row lock of a click group in flight.
+  const seen = await db.query<{ tele_username: string; tele_name: string; tele_avatar: string | null; is_premium: boolean }>(
+    'SELECT tele_username, tele_name, tele_avatar, is_premium FROM users WHERE id = $1',
+    [u.id],
+  );
+  const row = seen.rows[0];
+  if (row !== undefined && row.tele_username === teleUsername && row.tele_name === displayName(u) && row.tele_avatar === (u.photo_url ?? null) && row.is_premium === (u.is_premium === true))
+    return;
   for (let attempt = 0; ; attempt++) {
     const refcode = refcodeFrom(Array.from({ length: economy.refcodeLength }, () => randomInt(0, 1 << 30)));
     try {

@@ -4,7 +4,7 @@ import { money, toWire } from '../../engine/money.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
-import { appendLedger, settleInviteBonus } from './ledger.ts';
+import { settleInviteBonus } from './ledger.ts';
 import type { UserRow } from './users.ts';
 
 /** What one POST /click gets back: the accepted taps and the player's row after its group committed. */
@@ -98,24 +98,25 @@ export class ClickBatcher {
 /** Applies one group of click batches in the caller's transaction; answers in request order. */
 export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'resolve' | 'reject'>[], nowMs: number): Promise<ClickAnswer[]> => {
   const ids = [...new Set(group.map((p) => p.userId))].sort((a, b) => a - b);
-  const locked = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [ids]);
-  const rows = new Map(locked.rows.map((r) => [r.id, r]));
-
   const withBatch = group.filter((p) => p.batchId !== null);
+  // One read: the players' rows, locked in id order, each with the batchIds of this group it already has.
+  const locked = await tx.query<UserRow & { seen: Record<string, number> | null }>(
+    `SELECT u.*, (SELECT json_object_agg(b.batch_id, b.accepted) FROM click_batches b
+                  WHERE b.user_id = u.id AND b.batch_id = ANY($2::text[])) AS seen
+     FROM users u WHERE u.id = ANY($1::bigint[]) ORDER BY u.id FOR UPDATE OF u`,
+    [ids, [...new Set(withBatch.map((p) => p.batchId!))]],
+  );
+  const rows = new Map<number, UserRow>();
   const seen = new Map<string, number>();
-  if (withBatch.length > 0) {
-    const prior = await tx.query<{ user_id: number; batch_id: string; accepted: number }>(
-      `SELECT b.user_id, b.batch_id, b.accepted FROM click_batches b
-       JOIN unnest($1::bigint[], $2::text[]) AS q(u, k) ON b.user_id = q.u AND b.batch_id = q.k`,
-      [withBatch.map((p) => p.userId), withBatch.map((p) => p.batchId)],
-    );
-    for (const b of prior.rows) seen.set(`${b.user_id}:${b.batch_id}`, b.accepted);
+  for (const { seen: prior, ...row } of locked.rows) {
+    rows.set(row.id, row);
+    for (const [batchId, accepted] of Object.entries(prior ?? {})) seen.set(`${row.id}:${batchId}`, accepted);
   }
 
   const before = new Map([...rows].map(([id, r]) => [id, r.total_earn]));
   const changed = new Set<number>();
   const newBatches: { userId: number; batchId: string; requested: number; accepted: number }[] = [];
-  const ledger: { userId: number; currency: 'DOLLAR'; amount: string; kind: string; reference: string | null }[] = [];
+  const ledger: { userId: number; amount: string; reference: string | null }[] = [];
   const results: { accepted: number; replay: boolean; userId: number }[] = [];
 
   for (const p of group) {
@@ -139,7 +140,7 @@ export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'r
       row.total_click += out.accepted;
       row.total_earn = toWire(money(row.total_earn).plus(out.earned));
       changed.add(p.userId);
-      ledger.push({ userId: p.userId, currency: 'DOLLAR', amount: String(out.earned), kind: 'click', reference: p.batchId });
+      ledger.push({ userId: p.userId, amount: String(out.earned), reference: p.batchId });
     }
     if (key !== null) {
       seen.set(key, out.accepted);
@@ -148,23 +149,28 @@ export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'r
     results.push({ accepted: out.accepted, replay: false, userId: p.userId });
   }
 
-  if (changed.size > 0) {
+  // One write: the players' new state, the new batchIds and their ledger rows.
+  if (changed.size > 0 || newBatches.length > 0) {
     const c = [...changed].map((id) => rows.get(id)!);
     await tx.query(
-      `UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
-       FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[]) AS v(id, earn, clicks, energy, eat, tc)
-       WHERE u.id = v.id`,
-      [c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms)],
+      `WITH upd AS (
+         UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
+         FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[]) AS v(id, earn, clicks, energy, eat, tc)
+         WHERE u.id = v.id RETURNING 1
+       ), bat AS (
+         INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
+         SELECT * , $11::bigint FROM unnest($7::bigint[], $8::text[], $9::int[], $10::int[]) RETURNING 1
+       ), led AS (
+         INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+         SELECT u, 'DOLLAR', a, 'click', r, $11::bigint FROM unnest($12::bigint[], $13::numeric[], $14::text[]) AS l(u, a, r) RETURNING 1
+       ) SELECT (SELECT count(*) FROM upd) AS u, (SELECT count(*) FROM bat) AS b, (SELECT count(*) FROM led) AS l`,
+      [
+        c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
+        newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted), nowMs,
+        ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
+      ],
     );
   }
-  if (newBatches.length > 0) {
-    await tx.query(
-      `INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
-       SELECT u, k, r, a, $5 FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[]) AS t(u, k, r, a)`,
-      [newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted), nowMs],
-    );
-  }
-  await appendLedger(tx, ledger, nowMs);
 
   // A friend whose clicks take totalEarn to $100 releases the pending invite bonus (rare).
   const threshold = money(economy.pendingFriendThresholdDollars);

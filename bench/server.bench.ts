@@ -1,0 +1,295 @@
+/**
+ * `npm run bench:server`: POST /click from 10,000 players, driven by autocannon, against the API
+ * on PostgreSQL (DATABASE_URL, default the local server) and on PGlite, and against the same route
+ * with its state in memory. Reports batches/s, p50/p99 latency and clicks lost (accepted taps in
+ * the answers against the taps stored), then writes the `server` section of bench/RESULTS.md.
+ *
+ * The server runs in a child process (this file with `--serve`), so the load generator and the
+ * server do not share one event loop.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { apiPrefix } from '../engine/api-types.ts';
+import { applyTaps } from '../engine/clicks.ts';
+import { economy } from '../engine/economy.ts';
+import { money, toWire } from '../engine/money.ts';
+import { createApp } from '../server/app.ts';
+import { initDataFromHeader, initDataSecret, signInitData, verifyInitData, type VerifiedInitData } from '../server/auth/init-data.ts';
+import { systemClock } from '../server/clock.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDb, type Db } from '../server/db/db.ts';
+import { statusOf, type UserRow } from '../server/domain/users.ts';
+import { writeSection } from './results.ts';
+
+const players = 10_000;
+const firstId = 6_000_000_000;
+const botToken = '7000000009:AAbenchTOKENbenchTOKENbench_xyz';
+const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+type Target = 'postgres' | 'pglite' | 'memory';
+
+// ---------------------------------------------------------------- server side (child process)
+
+const base62 = economy.refcodeAlphabet;
+const refcodeOf = (i: number): string => {
+  let s = '';
+  for (let k = 0; k < economy.refcodeLength; k++) {
+    s = base62[i % 62] + s;
+    i = Math.floor(i / 62);
+  }
+  return s;
+};
+
+/** Creates the 10,000 players in one statement (their first /click then only refreshes the profile). */
+const seedPlayers = async (db: Db, nowMs: number) => {
+  const ids = Array.from({ length: players }, (_, i) => firstId + i);
+  await db.query(
+    `INSERT INTO users (id, refcode, tele_username, tele_name, tele_age, energy, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
+     SELECT id, code, 'bench' || id, 'Bench', 100, 500, $3, $3, $3, $3 FROM unnest($1::bigint[], $2::text[]) AS t(id, code)
+     ON CONFLICT (id) DO NOTHING`,
+    [ids, ids.map((_, i) => refcodeOf(i + 1_000_000)), nowMs],
+  );
+};
+
+/** The same POST /click (schema, init-data check, engine rule, status answer) with state in a Map. */
+const memoryApp = () => {
+  const app = Fastify({ logger: false });
+  const secret = initDataSecret(botToken);
+  const cache = new Map<string, VerifiedInitData>();
+  const rows = new Map<number, UserRow>();
+  const batches = new Map<string, number>();
+  let clicks = 0;
+  const now0 = Date.now();
+  for (let i = 0; i < players; i++) {
+    const id = firstId + i;
+    rows.set(id, {
+      id, refcode: refcodeOf(i), ref_level: 1, invite_cnt: 0, referred_by: null, tele_username: `bench${id}`, tele_name: 'Bench',
+      tele_avatar: null, tele_age: 100, tw_username: null, tw_avatar: null, tw_age: 0, is_premium: false, total_earn: '0',
+      total_money: '0', total_ref: '0', total_money_ref: '0', total_click: 0, finger_level: 1, energy_level: 1, levels: {},
+      energy: 500, energy_at_ms: now0, tap_clock_ms: now0, last_claimed_ms: now0, is_claimed_welcome: false,
+      is_claimed_easter: false, pre_wl_coming: 0, boost_channel_cnt: 0, created_at_ms: now0,
+    });
+  }
+  app.post<{ Body: { click: number; batchId?: string } }>(
+    `${apiPrefix}/click`,
+    {
+      schema: {
+        body: {
+          type: 'object', additionalProperties: false, required: ['click'],
+          properties: { click: { type: 'integer', minimum: 1, maximum: 100_000 }, batchId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' }, seq: { type: 'integer' } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const raw = initDataFromHeader(request.headers.authorization);
+      let data = raw === undefined ? undefined : cache.get(raw);
+      if (data === undefined) {
+        const check = verifyInitData(raw, secret, Date.now(), 86_400);
+        if (!check.ok) return reply.status(401).send({ error: 'Unauthorized', message: check.message });
+        data = check.data;
+        cache.set(raw!, data);
+      }
+      const row = rows.get(data.user.id)!;
+      const now = Date.now();
+      const key = `${row.id}:${request.body.batchId}`;
+      let accepted = batches.get(key);
+      if (accepted === undefined) {
+        const out = applyTaps({ energy: row.energy, energyAtMs: row.energy_at_ms, energyLevel: row.energy_level, fingerLevel: row.finger_level, tapClockMs: row.tap_clock_ms }, request.body.click, now);
+        accepted = out.accepted;
+        if (accepted > 0) {
+          Object.assign(row, { energy: out.energy, energy_at_ms: out.energyAtMs, tap_clock_ms: out.tapClockMs, total_click: row.total_click + accepted, total_earn: toWire(money(row.total_earn).plus(out.earned)) });
+          clicks += accepted;
+        }
+        batches.set(key, accepted);
+      }
+      return { batchId: request.body.batchId ?? null, accepted, status: statusOf(row, now) };
+    },
+  );
+  const measured = async () => {
+    const out: Record<string, number> = {};
+    for (const [key, accepted] of batches) {
+      const batchId = key.slice(key.indexOf(':') + 1);
+      if (batchId.startsWith('m')) out[batchId] = accepted;
+    }
+    return out;
+  };
+  return { app, totalClicks: async () => clicks, measured };
+};
+
+const serve = async (target: Target) => {
+  const nowMs = Date.now();
+  let totalClicks: () => Promise<number>;
+  let measured: () => Promise<Record<string, number>>;
+  let close: () => Promise<void>;
+  let app;
+  if (target === 'memory') {
+    const m = memoryApp();
+    app = m.app;
+    totalClicks = m.totalClicks;
+    measured = m.measured;
+    close = () => app!.close();
+  } else {
+    const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', ...(target === 'postgres' ? { DATABASE_URL: pgUrl } : {}) });
+    const db = await openDb(config, target === 'postgres' ? { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 12 } : { inMemory: true });
+    await seedPlayers(db, nowMs);
+    app = await createApp({ db, config, clock: systemClock });
+    totalClicks = async () => Number((await db.query<{ n: string }>('SELECT COALESCE(sum(total_click), 0)::text AS n FROM users')).rows[0]!.n);
+    measured = async () => {
+      const r = await db.query<{ batch_id: string; accepted: number }>("SELECT batch_id, accepted FROM click_batches WHERE batch_id LIKE 'm%'");
+      return Object.fromEntries(r.rows.map((b) => [b.batch_id, b.accepted]));
+    };
+    close = async () => {
+      await app!.close();
+      await db.close();
+    };
+  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  process.on('message', async (m: string) => {
+    if (m === 'total') process.send!({ total: await totalClicks() });
+    if (m === 'batches') process.send!({ batches: await measured() });
+    if (m === 'stop') {
+      await close();
+      process.exit(0);
+    }
+  });
+  process.send!({ port });
+};
+
+// ---------------------------------------------------------------- load generator (parent)
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const startServer = (target: Target): Promise<{ child: ChildProcess; port: number }> =>
+  new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--serve', target], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${target} server exited with ${code}`)));
+  });
+
+const ask = <T>(child: ChildProcess, m: string): Promise<T> =>
+  new Promise((resolve) => {
+    child.once('message', (r: Record<string, T>) => resolve(Object.values(r)[0]!));
+    child.send(m);
+  });
+
+const run = async (target: Target) => {
+  const { child, port } = await startServer(target);
+  const auths = Array.from({ length: players }, (_, i) => `tma ${signInitData(botToken, { user: { id: firstId + i, first_name: 'Bench', username: `bench${firstId + i}` } })}`);
+  let seq = 0;
+  // batchId → accepted, for every answered batch of the measured run (batchIds "m…").
+  const answered = new Map<string, number>();
+  const tapsPerBatch = 3;
+  let prefix = 'w';
+  const load = (limit: { duration: number } | { amount: number }, measure: boolean) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${apiPrefix}/click`,
+      connections,
+      ...limit,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: Record<string, unknown>) => {
+            const n = seq++;
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', authorization: auths[n % players]! },
+              body: `{"click":${tapsPerBatch},"batchId":"${prefix}${n}","seq":${n}}`,
+            };
+          },
+          onResponse: (status: number, body: string) => {
+            if (!measure || status !== 200) return;
+            const m = /"batchId":"(m\d+)","accepted":(\d+)/.exec(body);
+            if (m !== null) answered.set(m[1]!, Number(m[2]));
+          },
+        },
+      ],
+    });
+  // Warm-up: every player's first call verifies their init data and checks the profile row.
+  await load({ amount: players }, false);
+  const before = await ask<number>(child, 'total');
+  prefix = 'm';
+  const r = await load({ duration: durationS }, true);
+  // Requests cut off at the end may still commit: let them land before counting.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const after = await ask<number>(child, 'total');
+  const stored = await ask<Record<string, number>>(child, 'batches');
+  child.send('stop');
+  await new Promise((resolve) => child.once('exit', resolve));
+  let acceptedInAnswers = 0;
+  let lost = 0;
+  for (const [batchId, accepted] of answered) {
+    acceptedInAnswers += accepted;
+    lost += Math.max(0, accepted - (stored[batchId] ?? 0));
+  }
+  const storedInBatches = Object.values(stored).reduce((a, b) => a + b, 0);
+  return {
+    target,
+    rps: r.requests.average,
+    total: r.requests.total,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    accepted: acceptedInAnswers,
+    stored: after - before,
+    // Taps counted in totalClick beyond the recorded batches would be double counting.
+    doubled: after - before - storedInBatches,
+    lost,
+  };
+};
+
+const main = async () => {
+  const targets = (process.env.BENCH_TARGETS?.split(',') as Target[] | undefined) ?? ['postgres', 'pglite', 'memory'];
+  const results = [];
+  for (const t of targets) {
+    console.log(`bench:server → ${t} (${durationS} s, ${connections} connections, ${players} players)…`);
+    const r = await run(t);
+    console.log(r);
+    results.push(r);
+  }
+  const memory = results.find((r) => r.target === 'memory');
+  const pg = results.find((r) => r.target === 'postgres');
+  const rows = results.map(
+    (r) =>
+      `| ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | ${r.accepted} | ${r.stored} | ${r.lost} | ${r.doubled} | ${memory !== undefined ? (r.rps / memory.rps).toFixed(2) : '–'} |`,
+  );
+  const verdict =
+    pg === undefined
+      ? 'PostgreSQL was not measured.'
+      : `Target on PostgreSQL (≥ 15,000 batches/s at p99 ≤ 50 ms, 0 lost): ${pg.rps >= 15_000 && pg.p99 <= 50 && pg.lost === 0 ? 'met' : 'NOT met'} — measured ${Math.round(pg.rps)} batches/s, p99 ${pg.p99} ms, ${pg.lost} lost.`;
+  writeSection(
+    'server',
+    `## API server: POST /click (\`npm run bench:server\`)
+
+autocannon, ${connections} connections, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. Grouped commits: concurrent batches share one transaction (one UPDATE for all their players, one INSERT of batch ids, one of ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map.
+
+| Storage | batches/s | p50 ms | p99 ms | requests | non-2xx/errors | taps accepted in answers | taps stored | lost | counted twice | ratio vs memory |
+|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${verdict}`,
+  );
+};
+
+if (process.argv.includes('--serve')) void serve(process.argv[process.argv.indexOf('--serve') + 1] as Target);
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
