@@ -57,6 +57,15 @@ describe('engine', () => {
     expect(snap().energy).toBe(500);
   });
 
+  it('pushes regen and passive income to subscribers on the 1 s tick, with no call in between', async () => {
+    const { time, snapshots } = await setup({ start: { availableEnergy: 490, passiveEarnLevel: { 4: 1 } } });
+    await time.advance(5_000);
+    expect(snapshots.at(-1)).toMatchObject({ energy: 491, autoEarn: '10' });
+    const count = snapshots.length;
+    await time.advance(1_000);
+    expect(snapshots.length).toBe(count + 1);
+  });
+
   it('adds passive income to autoEarn on the 1 s tick, as passiveAccrued computes it', async () => {
     const levels = { 4: 3, 5: 2 };
     const { time, snap } = await setup({ start: { passiveEarnLevel: levels, totalEarn: '1' } });

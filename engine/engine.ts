@@ -78,8 +78,10 @@ export class Engine implements GameActions {
 
   private version = 0;
   private snapshot: EngineSnapshot | null = null;
+  private pushed: EngineSnapshot | null = null;
   private frameRequested = false;
   private sending = false;
+  private applied = 0;
   private retryAttempt = 0;
   private claimQueued = false;
   private started = false;
@@ -107,12 +109,15 @@ export class Engine implements GameActions {
   /** Calls `listener` with a snapshot at most once per frame while something changed. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
-    listener(this.getSnapshot());
+    listener((this.pushed = this.getSnapshot()));
     return () => this.listeners.delete(listener);
   }
 
   /** The current state as plain data (amounts as decimal strings). */
   getSnapshot(): EngineSnapshot {
+    // Regen and passive income move with time alone; the pushed snapshots follow them on the 1 s tick.
+    const now = this.deps.clock.now();
+    if (this.accruePassive(now) || this.snapshot?.energy !== this.energyNow(now)) this.snapshot = null;
     if (!this.snapshot) this.snapshot = this.buildSnapshot();
     return this.snapshot;
   }
@@ -177,16 +182,18 @@ export class Engine implements GameActions {
     void this.sendBatches();
   }
 
+  /** Taps applied on this device since start (user taps and auto-clicks), for tests and diagnostics. */
+  get tapsApplied(): number {
+    return this.applied;
+  }
+
   get ready(): boolean {
     return this.status !== null;
   }
 
   /** The 1 s tick (§9): accrues passive income and notices energy regen. Public for benchmarks. */
   tick(): void {
-    const now = this.deps.clock.now();
-    const before = this.snapshot;
-    const changed = this.accruePassive(now);
-    if (changed || !before || before.energy !== this.energyNow(now)) this.markDirty();
+    if (this.getSnapshot() !== this.pushed) this.requestFlush();
   }
 
   // --- timers ---------------------------------------------------------------------------------
@@ -255,6 +262,7 @@ export class Engine implements GameActions {
     this.energyAtMs = spent.energyAtMs;
     if (this.pending.unsent === 0) this.firstUnsentMs = now;
     this.pending.add(n);
+    this.applied += n;
     this.ensureTimer('batch', economy.clickBatchDebounceMs, () => this.onBatchTimer());
     this.ensureTimer('persist', engineTiming.persistDelayMs, () => {
       this.timers.delete('persist');
@@ -290,6 +298,7 @@ export class Engine implements GameActions {
         const sent = batch;
         try {
           const result = await this.onLane(() => this.deps.transport.click(sent));
+          if (this.stopped) return;
           this.pending.settle(sent.batchId);
           this.persist();
           // A retried batch may have been answered the first time with the answer lost; the
@@ -298,6 +307,7 @@ export class Engine implements GameActions {
           else this.reconcile(result.status);
           this.retryAttempt = 0;
         } catch (error) {
+          if (this.stopped) return;
           if (error instanceof TransportError && !error.retryable) {
             // The server judged the request itself bad: it will never credit it (docs/engine.md).
             this.pending.settle(sent.batchId);
@@ -326,6 +336,8 @@ export class Engine implements GameActions {
 
   private persist(): void {
     this.clearTimer('persist');
+    // A stopped engine (the page reloading) must not overwrite what its successor writes.
+    if (this.stopped) return;
     const record = this.pending.record();
     // Writes are chained so an older record never lands after a newer one.
     this.saving = this.saving.then(() => this.deps.store.save(record)).catch(() => undefined);
@@ -418,6 +430,7 @@ export class Engine implements GameActions {
   }
 
   private energyNow(now: number): number {
+    if (!this.status) return 0;
     return availableEnergy(this.energy, this.energyAtMs, now, this.energyLevel);
   }
 
@@ -425,6 +438,11 @@ export class Engine implements GameActions {
 
   private markDirty(): void {
     this.snapshot = null;
+    this.requestFlush();
+  }
+
+  /** Schedules one push for the next frame; everything that changes before it shares it. */
+  private requestFlush(): void {
     if (this.frameRequested || this.listeners.size === 0 || this.stopped) return;
     this.frameRequested = true;
     const flush = (): void => {
@@ -432,6 +450,8 @@ export class Engine implements GameActions {
       this.timers.delete('frame');
       if (this.stopped) return;
       const snapshot = this.getSnapshot();
+      if (snapshot === this.pushed) return;
+      this.pushed = snapshot;
       for (const listener of this.listeners) listener(snapshot);
     };
     if (this.deps.requestFrame) this.deps.requestFrame(flush);

@@ -59,6 +59,13 @@ export class FakeServer implements Transport {
     this.failures.push(...modes);
   }
 
+  /** Ends every failure: back online, no queued failures. */
+  heal(): void {
+    this.offline = false;
+    this.failures = [];
+    this.rejectNext = null;
+  }
+
   /** Makes the next `count` calls answer an HTTP error status. */
   rejectWith(status: number, count = 1): void {
     this.rejectNext = { status, count };
