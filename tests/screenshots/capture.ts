@@ -93,7 +93,7 @@ const shots: Shot[] = [
     path: '/',
     state: (s) => void (s.status = { ...demoStatus({ isClaimedWelcome: false }), lastClaimedTime: Date.now() }),
     before: (p) => p.addInitScript(() => localStorage.setItem('currentSection', '4')),
-    act: clickText('🥚 Easter Egg'),
+    act: clickText('Easter Egg'),
   },
 ];
 

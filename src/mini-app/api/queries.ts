@@ -24,7 +24,9 @@ export const keys = {
 
 export const useStatus = () => {
   const api = useApi();
-  return useQuery({ queryKey: keys.status, queryFn: () => getStatus(api) });
+  // retryOnMount off: a failed status must not refetch each time another screen mounts a reader
+  // (with no data a refetch shows the boot screen again, which remounts the readers: a loop).
+  return useQuery({ queryKey: keys.status, queryFn: () => getStatus(api), retryOnMount: false });
 };
 
 export const useTasks = (type: TaskType, enabled = true) => {

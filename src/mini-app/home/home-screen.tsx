@@ -111,12 +111,14 @@ export const HomeScreen = () => {
         <YourMoney />
       </header>
       <BalanceCounter />
-      <div className="home__arena">
-        <EnergyRing />
-        <CoinButton />
-        <Streak />
+      <div className="home__play">
+        <div className="home__arena">
+          <EnergyRing />
+          <CoinButton />
+          <Streak />
+        </div>
+        <EnergyLabel />
       </div>
-      <EnergyLabel />
       <Stats />
       <MoneyDreamPopup />
       {profileOpen && status && <ProfileCard status={status} onClose={() => setProfileOpen(false)} />}

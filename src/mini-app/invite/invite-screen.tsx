@@ -106,7 +106,7 @@ export const InviteScreen = () => {
             haptic.success();
           }}
         >
-          ⧉
+          Copy
         </button>
       </div>
       {levelOpen && status && <RefLevelModal status={status} onClose={() => setLevelOpen(false)} />}

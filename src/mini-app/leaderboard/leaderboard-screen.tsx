@@ -7,7 +7,9 @@ import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import './leaderboard.css';
 
-const medal = (rank: number): string | null => (rank === 1 ? '🥇' : rank === 2 ? '🥈' : rank === 3 ? '🥉' : null);
+/** The top three wear gold, silver and bronze. */
+const RankBadge = ({ rank }: { rank: number }) =>
+  rank <= 3 ? <span className={`board__medal board__medal--${rank}`}>{rank}</span> : <>#{rank}</>;
 
 /** Leaderboard (§2): 10 a page; the player's own entry comes first and is their rank (§7). */
 export const LeaderboardScreen = () => {
@@ -33,7 +35,7 @@ export const LeaderboardScreen = () => {
               const mine = me !== undefined && entry.id === me.id;
               return (
                 <li key={`${entry.id}-${i}`} className={`card row board__row${mine ? ' is-me' : ''}`}>
-                  <span className="board__rank">{medal(entry.rank) ?? `#${entry.rank}`}</span>
+                  <span className="board__rank"><RankBadge rank={entry.rank} /></span>
                   <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
                   <div className="row__main">
                     <div className="row__title">{entry.teleUsername}{mine && <span className="board__you"> (you)</span>}</div>

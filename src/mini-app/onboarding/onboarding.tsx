@@ -120,7 +120,7 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
       <img className="onb__title-img" src={art(title.image)} alt="" />
       <p className="onb__reward"><MoneyIcon /> {formatMoney(status.ageReward.total)}</p>
       <p className="hint onb__center">for {status.teleAge} days on Telegram</p>
-      <button className="onb__easter" onClick={() => setEaster(true)}>🥚 Easter Egg</button>
+      <button className="onb__easter" onClick={() => setEaster(true)}><MoneyIcon /> Easter Egg</button>
       <div className="onb__foot">
         {claimed ? (
           <button className="btn btn--block" disabled={busy} onClick={() => void continueToApp()}>continue</button>

@@ -1,8 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import { keys, useStatus } from '../api/queries.ts';
-import { messages } from '../messages.ts';
+import { useStatus } from '../api/queries.ts';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';
 import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from './shell-hooks.ts';
@@ -17,7 +15,6 @@ export const Shell = () => {
   const status = useStatus();
   const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   useTelegramBackButton(location.pathname !== '/', () => navigate(-1));
   useEngineMessages();
   useStartParamReferral(status.data);
@@ -27,15 +24,9 @@ export const Shell = () => {
   if (status.data && onboarding === null) setOnboarding(!status.data.isClaimedWelcome);
 
   if (status.isPending) return <BootScreen />;
-  if (!status.data) {
-    return (
-      <div className="app boot" role="alert">
-        <p>{messages.somethingWrong}</p>
-        <button className="btn" onClick={() => void queryClient.invalidateQueries({ queryKey: keys.status })}>Retry</button>
-      </div>
-    );
-  }
-  if (onboarding) {
+  // Without user data the intro (step 1) shows: its button says "Error occurred, please try
+  // later" and reloads the data (§2), and the status decides the tree once it arrives.
+  if (onboarding || !status.data) {
     return (
       <div className="app">
         <Suspense fallback={<BootScreen />}>

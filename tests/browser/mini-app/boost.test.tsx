@@ -24,7 +24,7 @@ describe('boost', () => {
     expect(grid.children).toHaveLength(18);
     expect(getComputedStyle(grid).gridTemplateColumns.split(' ')).toHaveLength(2);
     // Owned: 4 (Lv 6), 5 (Lv 5), 6 (Lv 1) → 7 and above are locked by sequence.
-    expect((await itemCard(4)).textContent).toContain('3,132.42'); // 275 × 1.5⁶
+    expect((await itemCard(4)).textContent).toContain('3,132.43'); // 275 × 1.5⁶ = 3132.42…, prices round up to the cent
     expect((await itemCard(6)).textContent).toContain('+13.00/s');
     const locked = await itemCard(7);
     expect(locked.className).toContain('is-locked');

@@ -16,6 +16,9 @@ import { routes } from '../../../src/mini-app/routes.tsx';
 import '../../../src/mini-app/styles/base.css';
 import { createFakeState, fakeFetch, type FakeApiState } from './fake-api.ts';
 
+// Tell React this is a test environment, so act() flushes updates without warnings.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
 /** Snapshots go into the UI's signals through the bridge's own writer, as in the app. */
 const writeSignals = applySnapshot;
 

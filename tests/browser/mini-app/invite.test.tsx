@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoStatus } from './fake-api.ts';
+import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+
+let opened: string[] = [];
+beforeEach(() => {
+  opened = [];
+  vi.spyOn(window, 'open').mockImplementation((url) => {
+    opened.push(String(url));
+    return null;
+  });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await cleanup();
+});
+
+describe('invite', () => {
+  it('shows the hero, the +3 and +49 cards, the note, Total Bonus, Pending Referrals and the 5% note', async () => {
+    await mountApp('/invite');
+    await findText('Invite friends!');
+    await findText('+3 for you and your friend');
+    await findText('+49 for you and your friend');
+    await findText('Note: new users must click at least $100');
+    await findText('Total Bonus');
+    expect((await find('.invite__totals')).textContent).toContain('312.40');
+    // Friends 4 and 8 on page 1 have totalEarn 42.10 < $100: pending.
+    await vi.waitFor(async () => expect((await find('.invite__totals')).textContent).toContain('Pending Referrals2'));
+    await findText('+5% of every claim your friends make');
+  });
+
+  it('lists friends 10 a page', async () => {
+    await mountApp('/invite');
+    const list = await find('[data-testid="friends"]');
+    expect(list.children).toHaveLength(10);
+    await findText('1 / 2');
+    await click(await button('Next ›'));
+    await vi.waitFor(() => expect(document.querySelector('[data-testid="friends"]')!.children).toHaveLength(4));
+  });
+
+  it('shares the referral link through t.me/share/url with the fixed text', async () => {
+    await mountApp('/invite');
+    const invite = await button('Invite a friend');
+    await vi.waitFor(() => expect(invite.disabled).toBe(false));
+    await click(invite);
+    expect(opened).toHaveLength(1);
+    const url = new URL(opened[0]!);
+    expect(url.origin + url.pathname).toBe('https://t.me/share/url');
+    expect(url.searchParams.get('url')).toBe('https://t.me/money_clicker_bot/app?startapp=Ab3dE9');
+    expect(url.searchParams.get('text')).toBe('Tap the coin with me on MONEY and we both get a bonus!');
+  });
+
+  it('upgrades the referral limit over the 14 levels: "Upgraded successful"', async () => {
+    const { state } = await mountApp('/invite');
+    await click(await button('Lv 2 ↑'));
+    const dialog = await find('[role="dialog"]');
+    expect(dialog.querySelectorAll('[role="row"]')).toHaveLength(14);
+    expect(dialog.querySelector('.is-current')!.textContent).toContain('20 friends');
+    await click(await button('Upgrade to Lv 3'));
+    await findToast('Upgraded successful');
+    expect(state.calls.find((c) => c.path === '/update-ref-level')?.query.level).toBe('3');
+  });
+
+  it('says "Upgrade failed" when the referral upgrade fails', async () => {
+    await mountApp('/invite', { failures: { '/update-ref-level': 400 } });
+    await click(await button('Lv 2 ↑'));
+    await click(await button('Upgrade to Lv 3'));
+    await findToast('Upgrade failed');
+  });
+
+  it('disables the referral upgrade when MONEY is below the price, and at level 14', async () => {
+    await mountApp('/invite', { status: demoStatus({ totalMoney: '150' }) });
+    await click(await button('Lv 2 ↑'));
+    expect((await button('Upgrade to Lv 3')).disabled).toBe(true);
+    await cleanup();
+    await mountApp('/invite', { status: demoStatus({ refLevel: 14 }) });
+    await click(await button('Lv 14 ↑'));
+    expect((await button('Max level')).disabled).toBe(true);
+  });
+});
