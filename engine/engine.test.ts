@@ -59,7 +59,7 @@ describe('engine', () => {
 
   it('pushes regen and passive income to subscribers on the 1 s tick, with no call in between', async () => {
     const { time, snapshots } = await setup({ start: { availableEnergy: 490, passiveEarnLevel: { 4: 1 } } });
-    await time.advance(5_000);
+    await time.advance(5_000 + engineTiming.frameFallbackMs); // the 5 s tick, then its frame
     expect(snapshots.at(-1)).toMatchObject({ energy: 491, autoEarn: '10' });
     const count = snapshots.length;
     await time.advance(1_000);
