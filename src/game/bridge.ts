@@ -21,6 +21,7 @@ import {
   $totalClick,
   $totalEarn,
   $totalMoney,
+  emptySnapshot,
 } from './signals.ts';
 
 export interface StartGameOptions {
@@ -79,6 +80,7 @@ export const applySnapshot = (s: EngineSnapshot): void =>
  */
 export const startGame = (options: StartGameOptions, createWorker: WorkerFactory = defaultWorker): GameActions => {
   stopGame();
+  applySnapshot(emptySnapshot); // a new game is not ready until its first status answers
   const worker = createWorker();
   const remote = Comlink.wrap<EngineWorkerApi>(worker);
   running = { worker, remote };

@@ -1,0 +1,96 @@
+import { effect } from '@preact/signals-react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGame, stopGame } from '../../src/game/bridge.ts';
+import { $balance, $energy, $message, $online, $pendingTaps, $ready, $totalClick, $totalEarn } from '../../src/game/signals.ts';
+
+interface FakeCall {
+  method: string;
+  path: string;
+  body?: { click: number; batchId: string; seq: number };
+  authorization: string | null;
+}
+
+const calls: FakeCall[] = [];
+
+/** The real engine worker, its fetch answered by a fake API inside the worker. */
+const fakeWorker = (name = 'online') => () => {
+  const worker = new Worker(new URL('./fake-api-worker.ts', import.meta.url), { type: 'module', name });
+  worker.addEventListener('message', (event: MessageEvent<{ fakeApi?: FakeCall }>) => {
+    if (event.data?.fakeApi) calls.push(event.data.fakeApi);
+  });
+  return worker;
+};
+
+const initDataFor = (id: number) => `user=${encodeURIComponent(JSON.stringify({ id }))}&auth_date=1700000000&hash=abc`;
+const clickCalls = () => calls.filter((c) => c.path === '/click');
+
+afterEach(() => {
+  stopGame();
+  calls.length = 0;
+});
+
+describe('engine worker in Chromium', () => {
+  it('starts through the bridge, applies taps at once and sends one batch with the raw init data', async () => {
+    const initData = initDataFor(Date.now());
+    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
+    await expect.poll(() => $ready.value).toBe(true);
+    expect($energy.value).toBe(100);
+    expect(await game.tap(3)).toBe(3);
+    expect(await game.tap(2)).toBe(2);
+    await expect.poll(() => $energy.value).toBe(95);
+    expect($totalEarn.value).toBe('55');
+    await expect.poll(() => $pendingTaps.value).toBe(0);
+    expect(clickCalls().map((c) => c.body?.click)).toEqual([5]);
+    expect(calls.every((c) => c.authorization === initData)).toBe(true);
+    expect($balance.value).toBe('55');
+  });
+
+  it('refuses taps without energy with the §4 message', async () => {
+    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
+    await expect.poll(() => $ready.value).toBe(true);
+    expect(await game.tap(150)).toBe(100);
+    await expect.poll(() => $message.value?.text).toBe("You don't have enough energy to click!");
+  });
+
+  it('keeps unacknowledged taps in IndexedDB and sends them with the same batchId after a reload', async () => {
+    const initData = initDataFor(Date.now());
+    const first = startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker('clicks-fail'));
+    await expect.poll(() => $ready.value).toBe(true);
+    expect(await first.tap(4)).toBe(4);
+    await expect.poll(() => clickCalls().length).toBeGreaterThan(0);
+    await expect.poll(() => $online.value).toBe(false);
+    const lost = clickCalls()[0]!.body!;
+    expect(lost.click).toBe(4);
+    stopGame(); // the page reloads
+    calls.length = 0;
+
+    startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
+    await expect.poll(() => clickCalls().length).toBeGreaterThan(0);
+    expect(clickCalls()[0]!.body).toEqual(lost);
+    await expect.poll(() => $pendingTaps.value).toBe(0);
+    expect($totalClick.value).toBe(4);
+    expect($online.value).toBe(true);
+  });
+
+  it('posts at most about one snapshot per animation frame while tapping 50 times a second', async () => {
+    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
+    await expect.poll(() => $ready.value).toBe(true);
+    let writes = 0;
+    const stop = effect(() => void ($totalClick.value, writes++));
+    let frames = 0;
+    let counting = true;
+    const countFrames = () => {
+      frames++;
+      if (counting) requestAnimationFrame(countFrames);
+    };
+    requestAnimationFrame(countFrames);
+    for (let i = 0; i < 50; i++) {
+      void game.tap(1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await expect.poll(() => $totalClick.value).toBe(50);
+    counting = false;
+    stop();
+    expect(writes - 1).toBeLessThanOrEqual(frames + 1);
+  });
+});
