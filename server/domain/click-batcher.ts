@@ -50,7 +50,7 @@ export class ClickBatcher {
     opts: ClickBatcherOptions = {},
   ) {
     this.maxGroup = opts.maxGroup ?? 1_000;
-    this.concurrency = opts.concurrency ?? (db.kind === 'postgres' ? 3 : 1);
+    this.concurrency = opts.concurrency ?? (db.kind === 'postgres' ? 2 : 1);
   }
 
   submit(userId: number, click: number, batchId: string | null): Promise<ClickAnswer> {
@@ -186,3 +186,10 @@ export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'r
 
   return results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: { ...rows.get(r.userId)! }, nowMs }));
 };
+
+/**
+ * Deletes batch ids older than `keepMs` (a replay after that is treated as a new batch, still
+ * capped by energy and the human-rate allowance). For a periodic job; returns the rows deleted.
+ */
+export const pruneClickBatches = async (db: Db, nowMs: number, keepMs = 7 * 24 * 3_600_000): Promise<number> =>
+  (await db.query('DELETE FROM click_batches WHERE created_at_ms < $1', [nowMs - keepMs])).rowCount;

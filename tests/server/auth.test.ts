@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { signInitData } from '../../server/auth/init-data.ts';
+import { listMigrations, migrate } from '../../server/db/migrate.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 
 describe.each(backends)('auth and status (%s)', (backend) => {
@@ -72,5 +73,13 @@ describe.each(backends)('auth and status (%s)', (backend) => {
     const codes = new Set<string>();
     for (let i = 0; i < 20; i++) codes.add((await get(h.initData(h.newUserId()))).json<UserStatus>().refcode);
     expect(codes.size).toBe(20);
+  });
+
+  it('records every migration once, in order; applying again changes nothing', async () => {
+    const files = listMigrations();
+    expect(files.map((m) => m.version)).toEqual([...files.map((m) => m.version)].sort((a, b) => a - b));
+    const applied = await h.db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(applied.rows.map((r) => r.version)).toEqual(files.map((m) => m.version));
+    expect(await migrate(h.db)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { passiveAccrued } from '../../engine/passive.ts';
 import { priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/profile.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
+import { pruneClickBatches } from '../../server/domain/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 
 describe.each(backends)('game rules (%s)', (backend) => {
@@ -74,6 +75,16 @@ describe.each(backends)('game rules (%s)', (backend) => {
       expect(new Set(many.map((r) => r.json<ClickResult>().accepted))).toEqual(new Set([7]));
       expect((await status(id)).totalClick).toBe(19);
       expect(await ledgerMatchesBalances(h.db, [id])).toBe(true);
+    });
+
+    it('forgets batch ids after the idempotency window (pruneClickBatches)', async () => {
+      const id = h.newUserId();
+      await status(id);
+      await click(id, 3, 'old');
+      h.clock.advance(8 * 24 * 3_600_000);
+      expect(await pruneClickBatches(h.db, h.clock.now())).toBeGreaterThan(0);
+      const left = await h.db.query('SELECT 1 FROM click_batches WHERE user_id = $1', [id]);
+      expect(left.rows).toHaveLength(0);
     });
 
     it.each([
