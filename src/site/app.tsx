@@ -1,9 +1,10 @@
+// The base styles first, so the pages' own files come after them in the cascade.
+import './site.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { isMiniAppPath, leaveForBot } from './bot-redirect.tsx';
 import { siteRoutes } from './routes.tsx';
-import './site.css';
 
 /**
  * Mounts the public site (spec §2, no init data). The site lives at the origin's root; a visit to

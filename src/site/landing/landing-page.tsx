@@ -4,6 +4,7 @@ import { Features } from './features.tsx';
 import { Roadmap } from './roadmap.tsx';
 import { StatsTiles } from './stats-tiles.tsx';
 import { usePageTitle } from '../use-page-title.ts';
+import './landing.css';
 
 /** The public landing page (spec §2). */
 export const LandingPage = () => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePageTitle } from '../use-page-title.ts';
+import './legal.css';
 
 export interface LegalSection {
   heading: string;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Roadmap } from '../../../src/site/landing/roadmap.tsx';
 import '../../../src/site/site.css';
+import '../../../src/site/landing/landing.css';
 import { cleanup, render } from './render.tsx';
 
 afterEach(cleanup);
