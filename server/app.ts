@@ -39,7 +39,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     bodyLimit: 65_536,
-    trustProxy: true,
+    trustProxy: deps.config.TRUST_PROXY,
   });
   installValidation(app);
   installErrorHandler(app);

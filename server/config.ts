@@ -41,6 +41,8 @@ export const configSchema = z
     INIT_DATA_MAX_AGE_S: z.coerce.number().int().positive().max(365 * 86_400).default(86_400),
     /** Test mode: the launcher may give createApp a steppable clock instead of the system clock. */
     TEST_MODE: flag.default(false),
+    /** Behind a reverse proxy: take the client address from X-Forwarded-For (used for captcha checks). */
+    TRUST_PROXY: flag.default(false),
     // Launch and the public config block (issue 8, server/main.ts and server/web).
     /** The port the site and the API share. */
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
