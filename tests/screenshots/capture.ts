@@ -5,40 +5,19 @@
  * `context.route()`, so every state (empty, loading, popups) is reproducible. Launch parameters
  * carry init data and Telegram theme params in the URL hash, exactly as Telegram passes them.
  */
-import { createServer, type Server } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../vite.config.ts';
-import { answer, createFakeState, demoStatus, type FakeApiState } from '../browser/mini-app/fake-api.ts';
+import { createFakeState, demoStatus, type FakeApiState } from '../browser/mini-app/fake-api.ts';
+import { launchHash, routeApi, serve } from './serve.ts';
 import { fakeAdsgramScript } from './fake-adsgram.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(root, 'node_modules/.cache/money-screenshots');
 const shotsDir = join(root, 'docs/screenshots');
-
-const themes = {
-  light: { bg_color: '#ffffff', secondary_bg_color: '#f1f1f4', text_color: '#000000', hint_color: '#999999', link_color: '#2481cc', button_color: '#2481cc', button_text_color: '#ffffff', section_bg_color: '#ffffff' },
-  dark: { bg_color: '#17212b', secondary_bg_color: '#0e1621', text_color: '#f5f5f5', hint_color: '#708499', link_color: '#6ab3f3', button_color: '#5288c1', button_text_color: '#ffffff', section_bg_color: '#17212b' },
-} as const;
-
-const initData = new URLSearchParams({
-  user: JSON.stringify({ id: 5001, first_name: 'Satoshi', username: 'satoshi_fan', language_code: 'en', is_premium: true }),
-  auth_date: '1763780000',
-  hash: 'f'.repeat(64),
-}).toString();
-
-const launchHash = (theme: keyof typeof themes) =>
-  '#' + new URLSearchParams({
-    tgWebAppData: initData,
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'android',
-    tgWebAppThemeParams: JSON.stringify(themes[theme]),
-  }).toString();
 
 interface Shot {
   name: string;
@@ -100,40 +79,6 @@ const shots: Shot[] = [
 const fakeAdsgram = async (page: Page, outcome: 'reward' | 'skip') => {
   await page.route('https://sad.adsgram.ai/**', (route) =>
     route.fulfill({ contentType: 'text/javascript', body: fakeAdsgramScript(outcome) }));
-};
-
-const configBlock = `<script type="application/json" id="money-config">${JSON.stringify({ adsgramBlockId: 'demo-block', turnstileSiteKey: '' })}</script>`;
-
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
-
-const serve = (dir: string): Promise<{ server: Server; origin: string }> =>
-  new Promise((resolve) => {
-    const server = createServer(async (req, res) => {
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      const file = join(dir, path);
-      const target = path !== '/' && existsSync(file) && extname(file) ? file : join(dir, 'index.html');
-      res.setHeader('Content-Type', types[extname(target)] ?? 'application/octet-stream');
-      let body: Buffer | string = await readFile(target);
-      // The server writes the runtime config block into index.html; so do we (ads need a block id).
-      if (target.endsWith('index.html')) body = body.toString().replace('<!--money-config-->', configBlock);
-      res.end(body);
-    });
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
-    });
-  });
-
-const routeApi = async (context: BrowserContext, state: FakeApiState) => {
-  await context.route(`**${apiPrefix}**`, async (route) => {
-    const request = route.request();
-    try {
-      const response = await answer(state, request.url(), { method: request.method(), headers: await request.allHeaders(), body: request.postData() ?? undefined });
-      await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
-    } catch {
-      await route.abort('failed');
-    }
-  });
 };
 
 const main = async () => {

@@ -22,8 +22,9 @@ const BoosterRow = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Bo
     <button className="card boost__row" onClick={() => onOpen(boostKey)} aria-label={view.title}>
       <img className="boost__row-img" src={art(view.image)} alt="" />
       <div className="row__main">
-        <div className="row__title">{view.title}</div>
-        <div className="row__sub"><CoinIcon /> <strong>{view.price}</strong> · Lv {view.level}</div>
+        <div className="row__title">{view.title} <span className="boost__row-level">Lv {view.level}</span></div>
+        <div className="row__sub">{view.description}</div>
+        <div className="row__sub boost__row-price"><CoinIcon /> <strong>{view.price}</strong> <span className="boost__row-effect">{view.effect}</span></div>
       </div>
       <span className={view.refusal ? 'boost__go is-off' : 'boost__go'} aria-hidden="true">›</span>
     </button>

@@ -119,7 +119,11 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
       <h1 className="h1 onb__center">Your reward</h1>
       <img className="onb__title-img" src={art(title.image)} alt="" />
       <p className="onb__reward"><MoneyIcon /> {formatMoney(status.ageReward.total)}</p>
-      <p className="hint onb__center">for {status.teleAge} days on Telegram</p>
+      <div className="card onb__breakdown">
+        <div><span>{status.teleAge} days on Telegram</span><strong>+{formatMoney(status.ageReward.teleReward)}</strong></div>
+        <div><span>{status.twAge} days on X</span><strong>+{formatMoney(status.ageReward.twReward)}</strong></div>
+        <div><span>Telegram Premium</span><strong>+{formatMoney(status.ageReward.premiumReward)}</strong></div>
+      </div>
       <button className="onb__easter" onClick={() => setEaster(true)}><MoneyIcon /> Easter Egg</button>
       <div className="onb__foot">
         {claimed ? (

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench:bundle`: builds the client with Vite's API into bench/out and measures what each
+ * route tree downloads before its first render (issue 6 budget: the mini-app's initial JS ≤ 150 KB
+ * gzipped; the public site never loads mini-app code). Writes the `bundle` section of RESULTS.md.
+ */
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build, type Rolldown } from 'vite';
+import { writeSection } from './results.ts';
+
+type Chunk = Rolldown.OutputChunk;
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const outDir = fileURLToPath(new URL('./out', import.meta.url));
+const budgetKb = 150;
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const rel = (id: string) => (id.startsWith(root) ? id.slice(root.length) : id);
+
+const output = (await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } })) as Rolldown.RolldownOutput;
+const chunks = output.output.filter((o): o is Chunk => o.type === 'chunk');
+const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+const gz = (c: Chunk) => gzipSync(c.code, { level: 9 }).length;
+
+/** A chunk and everything it imports statically (what the browser fetches before running it). */
+const closure = (start: Chunk, seen = new Set<string>()): Set<string> => {
+  if (seen.has(start.fileName)) return seen;
+  seen.add(start.fileName);
+  for (const file of start.imports) closure(byFile.get(file)!, seen);
+  return seen;
+};
+
+const entry = chunks.find((c) => c.isEntry)!;
+const treeChunk = (fragment: string) => chunks.find((c) => c.facadeModuleId?.endsWith(fragment))!;
+const miniApp = treeChunk('src/mini-app/app.tsx');
+const site = treeChunk('src/site/app.tsx');
+
+const initial = (tree: Chunk) => [...new Set([...closure(entry), ...closure(tree)])].map((f) => byFile.get(f)!);
+const total = (list: Chunk[]) => list.reduce((sum, c) => sum + gz(c), 0);
+
+const miniInitial = initial(miniApp);
+const siteInitial = initial(site);
+const miniKb = total(miniInitial) / 1024;
+const siteKb = total(siteInitial) / 1024;
+
+// The engine's worker is a separate script the mini-app starts at load; report it on its own.
+const workerAssets = output.output.filter((o) => o.type === 'asset' && /worker.*\.js$/.test(o.fileName));
+const workerGz = workerAssets.reduce((sum, a) => sum + gzipSync(a.type === 'asset' ? a.source : '').length, 0);
+const workerChunks = chunks.filter((c) => c.facadeModuleId?.endsWith('engine/worker.ts'));
+const workerKb = (workerGz + total(workerChunks)) / 1024;
+
+// The site must never load mini-app code: none of its initial chunks may hold a module from there.
+const forbidden = [/\/src\/mini-app\//, /\/src\/game\//, /\/src\/telegram\.ts$/, /node_modules\/comlink\//, /node_modules\/@twa-dev\//];
+const leaks = siteInitial.flatMap((c) => c.moduleIds.filter((id) => forbidden.some((f) => f.test(id))).map((id) => `${c.fileName}: ${rel(id)}`));
+
+const lazy = chunks
+  .filter((c) => !miniInitial.includes(c) && c.moduleIds.some((id) => id.includes('/src/mini-app/')))
+  .map((c) => `${c.name} ${kb(gz(c))}`)
+  .join(', ');
+
+// sonner (the toasts) is fetched right after the first render, not before it.
+const afterRender = chunks.filter((c) => c.moduleIds.some((id) => id.includes('node_modules/sonner/')));
+const afterRenderKb = total(afterRender) / 1024;
+
+const table = (list: Chunk[]) => list.map((c) => `| ${c.fileName} | ${kb(c.code.length)} | ${kb(gz(c))} |`).join('\n');
+
+const markdown = `## Bundle sizes (\`npm run bench:bundle\`)
+
+Vite production build (bench/out), gzip level 9. "Initial" = the entry chunk, the route tree's chunk and every chunk they import statically: what the browser fetches before the first render.
+
+**Mini-app initial JS: ${miniKb.toFixed(1)} KB gzipped** (budget ≤ ${budgetKb} KB: ${miniKb <= budgetKb ? 'met' : 'NOT met'}). The engine's worker script, started at load, is ${workerKb.toFixed(1)} KB gzipped on top, and the toasts (sonner), fetched just after the first render, ${afterRenderKb.toFixed(1)} KB.
+
+| Mini-app initial chunk | raw KB | gzip KB |
+|---|---|---|
+${table(miniInitial)}
+
+Lazy mini-app chunks (gzip KB): ${lazy}.
+
+**Public site initial JS: ${siteKb.toFixed(1)} KB gzipped.** Mini-app modules (src/mini-app, src/game, src/telegram.ts, comlink, @twa-dev/sdk) in the site's initial chunks: ${leaks.length === 0 ? 'none' : leaks.join('; ')}.
+
+| Site initial chunk | raw KB | gzip KB |
+|---|---|---|
+${table(siteInitial)}
+`;
+
+console.log(markdown);
+writeSection('bundle', markdown);
+if (leaks.length > 0) process.exitCode = 1;
