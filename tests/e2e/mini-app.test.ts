@@ -6,7 +6,8 @@
  * The steps share one player and run in order.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { formatMoney } from '../../engine/format.ts';
 import { money } from '../../engine/money.ts';
@@ -71,6 +72,12 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     browser = await launchBrowser();
     context = await phone(browser);
     page = await context.newPage();
+  });
+  // A failed step leaves a screenshot in test-results/ (git-ignored) to show what the player saw.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || page.isClosed()) return;
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: `test-results/e2e-${kind}-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png` }).catch(() => {});
   });
   afterAll(async () => {
     await browser?.close();
@@ -144,6 +151,8 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByRole('button', { name: 'Handheld' }).click();
     await page.getByRole('button', { name: 'Upgrade', exact: true }).click();
     await page.getByText('Upgrade successful').first().waitFor();
+    // The sheet stays open for another upgrade; the player closes it.
+    await page.getByRole('button', { name: 'Close popup' }).click();
     const after = await statusOf();
     expect(after.fingerLevel).toBe(before.fingerLevel + 1);
     expect(money(after.totalEarn).eq(money(before.totalEarn).minus(price))).toBe(true);
@@ -192,6 +201,8 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByRole('navigation', { name: 'Main' }).getByText('Invite').click();
     await page.getByTestId('friends').getByText(bob.username ?? '').waitFor();
 
+    // The mini-app caches lists for 30 s; Alice reopens the app (a fresh load) to see the new ranking.
+    await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).getByText('Home').click();
     await page.getByRole('link', { name: /Rank/ }).click();
     await page.getByText('Leaderboard').first().waitFor();
