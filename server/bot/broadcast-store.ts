@@ -97,7 +97,9 @@ const markFinished = (db: Queryable, broadcastId: number, nowMs: number) =>
   db.query(
     `UPDATE broadcasts SET finished_at_ms = $2
       WHERE id = $1 AND finished_at_ms IS NULL
-        AND NOT EXISTS (SELECT 1 FROM broadcast_recipients WHERE broadcast_id = $1 AND status IN ('pending', 'sending'))`,
+        -- Two NOT EXISTS, so each can use its partial index (an IN list would scan the table).
+        AND NOT EXISTS (SELECT 1 FROM broadcast_recipients WHERE broadcast_id = $1 AND status = 'pending')
+        AND NOT EXISTS (SELECT 1 FROM broadcast_recipients WHERE broadcast_id = $1 AND status = 'sending')`,
     [broadcastId, nowMs],
   );
 

@@ -65,7 +65,8 @@ export const outsideConfigShape = {
   BROADCAST_API_KEY: text,
   BROADCAST_RATE_PER_S: z.coerce.number().positive().max(1_000).default(30),
   BROADCAST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
-  BROADCAST_LEASE_MS: ms(120_000),
+  /** Must exceed the 30 s send timeout, or a slow send could be taken for a dead worker's. */
+  BROADCAST_LEASE_MS: z.coerce.number().int().min(60_000).default(120_000),
   BROADCAST_IDLE_POLL_MS: ms(1_000),
   // Jobs
   /** GET /public/test-cron runs the jobs once only when this is on. */

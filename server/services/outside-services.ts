@@ -83,6 +83,12 @@ export const countBoosts = async (config: OutsideConfig, telegramUserId: string)
 export const createOutsideServices = (deps: OutsideServicesDeps): OutsideServices => {
   const log = deps.log ?? ((m: string) => console.warn(m));
   const exchanges = exchangeOptions(deps.config);
+  // The client sees a URL-free 503; the cause is logged here.
+  const logged = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      log(err instanceof OutsideServiceError ? err.detail : `outside service failed: ${String(err)}`);
+      throw err;
+    });
   return {
     verifyCaptcha: async (token, action, remoteIp) => {
       const v = await verifyCaptchaOnce(deps, token, action, remoteIp);
@@ -91,7 +97,7 @@ export const createOutsideServices = (deps: OutsideServicesDeps): OutsideService
     },
     // Throws OutsideServiceError when the partner is unconfigured or down: the caller answers 503,
     // which is not the same as "Your account is not registered via link" (a definite no).
-    checkExchange: (handleType, uid) => checkExchangeAccount(exchanges, handleType, uid),
-    countChannelBoosts: (telegramUserId) => countBoosts(deps.config, telegramUserId),
+    checkExchange: (handleType, uid) => logged(checkExchangeAccount(exchanges, handleType, uid)),
+    countChannelBoosts: (telegramUserId) => logged(countBoosts(deps.config, telegramUserId)),
   };
 };
