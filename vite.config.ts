@@ -30,6 +30,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Pre-bundle the browser tests' dependencies up front: found mid-run, Vite re-optimizes
+        // and reloads, and the page can end up with two copies of React ("Invalid hook call").
+        optimizeDeps: {
+          include: [
+            'react', 'react-dom', 'react-dom/client', 'react-router-dom', '@tanstack/react-query', 'sonner',
+            '@preact/signals-react', '@preact/signals-react/runtime', 'comlink', '@twa-dev/sdk', 'html-to-image',
+            '@marsidev/react-turnstile', 'decimal.js',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['src/**/*.browser.test.{ts,tsx}', 'tests/browser/**/*.test.{ts,tsx}'],
