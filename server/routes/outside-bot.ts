@@ -79,6 +79,15 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const secret = webhookSecret(ctx.config);
   let bot: Bot | undefined;
   let ready: Promise<void> | undefined;
+  // Telegram redelivers an update it did not see acknowledged: the recent update_ids of this
+  // process are remembered so a redelivery is acknowledged without answering twice.
+  const recent = new Set<number>();
+  const remember = (id: number): boolean => {
+    if (recent.has(id)) return false;
+    recent.add(id);
+    if (recent.size > 10_000) recent.delete(recent.values().next().value as number);
+    return true;
+  };
   app.post('/public/telegram-webhook', { schema: { hide: true } }, async (request, reply) => {
     if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw unauthorized('Wrong secret token');
     const update = request.body as { update_id?: unknown } | undefined;
@@ -89,7 +98,14 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       throw err;
     });
     await ready;
-    await bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+    if (!remember(update.update_id)) return reply.status(200).send({ ok: true, duplicate: true });
+    try {
+      await bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+    } catch (err) {
+      // Not handled: forget it, so Telegram's retry is handled.
+      recent.delete(update.update_id);
+      throw err;
+    }
     return reply.status(200).send({ ok: true });
   });
 };

@@ -78,13 +78,17 @@ export const beginXLogin = async (deps: XDeps, userId: number, redirectTo: strin
   } catch (err) {
     return { ok: false, reason: 'unconfigured', message: err instanceof OutsideServiceError ? err.detail : String(err) };
   }
+  // The fragment is dropped: in the mini-app it carries Telegram's signed init data, which must not
+  // be stored nor handed to another browser.
+  const target = new URL(redirectTo);
+  target.hash = '';
   const state = randomToken();
   const verifier = randomToken();
   const now = deps.clock.now();
   await deps.db.query(
     `INSERT INTO x_oauth_states (state_hash, user_id, code_verifier, redirect_to, created_at_ms, expires_at_ms)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [sha256(state), userId, verifier, redirectTo, now, now + xStateTtlMs],
+    [sha256(state), userId, verifier, target.toString(), now, now + xStateTtlMs],
   );
   return { ok: true, authUrl: authorizeUrl(opts, state, verifier) };
 };

@@ -105,4 +105,12 @@ describe('the bot by webhook', () => {
     const m = tg.delivered.find((x) => Number(x.chat_id) === 802)!;
     expect(buttonUrl(m)).toBe('https://money.example/app?tgWebAppStartParam=Ref123');
   });
+
+  it('answers a redelivered update once', async () => {
+    const update = { update_id: 40, ...startCommand(803, '/start') };
+    expect((await h.call('POST', '/public/telegram-webhook', null, { body: update, headers: { 'x-telegram-bot-api-secret-token': webhookSecret(h.config) } })).statusCode).toBe(200);
+    const again = await h.call('POST', '/public/telegram-webhook', null, { body: update, headers: { 'x-telegram-bot-api-secret-token': webhookSecret(h.config) } });
+    expect(again.statusCode).toBe(200);
+    expect(tg.delivered.filter((x) => Number(x.chat_id) === 803)).toHaveLength(1);
+  });
 });

@@ -127,6 +127,17 @@ describe.each(backends)('X account link (%s)', (backend) => {
     expect((await h.call('GET', '/social-login', u, { query: { redirect_to: 'https://t.me/money_test_bot/app' } })).statusCode).toBe(200);
   });
 
+  it('drops the fragment of redirect_to (Telegram puts the signed init data there)', async () => {
+    x.settings.nextUser = { ...x.settings.nextUser, id: 'x-7', username: 'hashed' };
+    const u = await h.newPlayer();
+    const r = await callback(await consent(await login(u, `${allowed}#tgWebAppData=user%3D...%26hash%3Dabc`)));
+    const back = new URL(r.headers.location as string);
+    expect(back.hash).toBe('');
+    expect(back.searchParams.get('x_connect')).toBe('ok');
+    const stored = await h.db.query<{ redirect_to: string }>('SELECT redirect_to FROM x_oauth_states');
+    expect(stored.rows.some((row) => row.redirect_to.includes('tgWebAppData'))).toBe(false);
+  });
+
   it('reports a refusal at X back to redirect_to, linking nothing', async () => {
     const u = await h.newPlayer();
     const state = new URL(await login(u)).searchParams.get('state')!;
