@@ -81,21 +81,21 @@ const entryOf = (r: RankRow): LeaderboardEntry => ({
 });
 
 /**
- * /leaderboard: players by totalEarn (ties by id), a page at a time, with the player's own entry
+ * /leaderboard: players by their MONEY balance (ties by id), a page at a time, with the player's own entry
  * put first and carrying their rank (§7).
  */
 export const leaderboard = async (q: Queryable, userId: number, page: number, pageSize: number) => {
   const cols = 'id, tele_username, tele_avatar, tw_username, total_earn, total_money, total_ref';
   const me = await q.query<RankRow>(
-    `SELECT ${cols}, (SELECT count(*)::int + 1 FROM users o WHERE o.total_earn > u.total_earn OR (o.total_earn = u.total_earn AND o.id < u.id)) AS rank
+    `SELECT ${cols}, (SELECT count(*)::int + 1 FROM users o WHERE o.total_money > u.total_money OR (o.total_money = u.total_money AND o.id < u.id)) AS rank
      FROM users u WHERE id = $1`,
     [userId],
   );
   const offset = (page - 1) * pageSize;
   const rows = await q.query<RankRow>(
-    `SELECT *, ($2 + row_number() OVER (ORDER BY total_earn DESC, id ASC))::int AS rank
-     FROM (SELECT ${cols} FROM users ORDER BY total_earn DESC, id ASC LIMIT $1 OFFSET $2) AS p
-     ORDER BY total_earn DESC, id ASC`,
+    `SELECT *, ($2 + row_number() OVER (ORDER BY total_money DESC, id ASC))::int AS rank
+     FROM (SELECT ${cols} FROM users ORDER BY total_money DESC, id ASC LIMIT $1 OFFSET $2) AS p
+     ORDER BY total_money DESC, id ASC`,
     [pageSize, offset],
   );
   const total = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users');

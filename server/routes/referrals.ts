@@ -81,7 +81,7 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     {
       ...auth,
       schema: {
-        summary: 'Players by totalEarn, 10 a page; the player’s own entry comes first with their rank',
+        summary: 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank',
         tags: ['leaderboard'],
         security,
         querystring: obj(paging),

@@ -143,12 +143,12 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     expect(r.refLink).toContain(h.config.BOT_USERNAME);
   });
 
-  it('puts the player’s own entry first with their rank, then 10 a page by totalEarn', async () => {
+  it('puts the player’s own entry first with their rank, then 10 a page by totalMoney', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 13; i++) {
       const id = h.newUserId();
       await status(id);
-      await setBalances(h.db, id, { totalEarn: String(1_000_000_000 + i * 1000) });
+      await setBalances(h.db, id, { totalMoney: String(1_000_000_000 + i * 1000) });
       ids.push(id);
     }
     const me = ids[3]!;
