@@ -100,7 +100,8 @@ export const TaskRow = ({ task }: { task: Task }) => {
   const sub = task.handleType === 'BOOST'
     ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
     : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
-  const showCaptcha = needsCaptcha && (label === 'Claim');
+  // Without a site key there is no widget to show; the claim then asks for the captcha (§5).
+  const showCaptcha = needsCaptcha && label === 'Claim' && config.turnstileSiteKey !== '';
   return (
     <TaskShell
       task={task}
