@@ -25,7 +25,7 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     return task;
   };
 
-  app.get('/start-watch-ads', { preHandler: ctx.authenticate, schema: { summary: 'A signed, single-use ad-watch token (text)', ...authed } }, async (request, reply) => {
+  app.get('/start-watch-ads', { onRequest: ctx.authenticate, schema: { summary: 'A signed, single-use ad-watch token (text)', ...authed } }, async (request, reply) => {
     requireSecret();
     const token = await startAdWatch(ctx.db, secret, ctx.config.ADS_TOKEN_TTL_S * 1000, playerOf(request).id, await adsTask(), ctx.clock.now());
     // §7: "JSON or text; the mini-app treats it as a string".
@@ -35,7 +35,7 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   app.post(
     '/claim-ads-reward',
     {
-      preHandler: ctx.authenticate,
+      onRequest: ctx.authenticate,
       schema: {
         summary: 'Credits one ad view of the ADS task (10 a day)',
         ...authed,

@@ -27,7 +27,7 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   app.get(
     '/social-login',
     {
-      preHandler: ctx.authenticate,
+      onRequest: ctx.authenticate,
       schema: {
         summary: 'The X OAuth 2 (PKCE) consent URL',
         tags: ['x'],
@@ -74,7 +74,7 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   app.get(
     '/check-x-connect',
     {
-      preHandler: ctx.authenticate,
+      onRequest: ctx.authenticate,
       schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: [{ telegramInitData: [] }], response: { 200: socialConnectSchema } },
     },
     async (request): Promise<SocialConnect> => {

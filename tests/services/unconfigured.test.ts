@@ -38,6 +38,13 @@ describe('outside services without configuration (fail closed)', () => {
     expect((await h.call('GET', '/public/test-cron', null)).statusCode).toBe(404);
   });
 
+  it('answers 401 before validating the body or query of an authenticated call', async () => {
+    for (const [method, path] of [['GET', '/start-watch-ads'], ['POST', '/claim-ads-reward'], ['GET', '/social-login'], ['GET', '/check-x-connect']] as const) {
+      const r = await h.call(method, path, null, method === 'POST' ? { body: { bad: true } } : {});
+      expect(r.statusCode, path).toBe(401);
+    }
+  });
+
   it('webhook: no route without WEBHOOK_URL', async () => {
     expect((await h.call('POST', '/public/telegram-webhook', null, { body: { update_id: 1 } })).statusCode).toBe(404);
   });
