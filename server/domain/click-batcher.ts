@@ -49,7 +49,8 @@ export class ClickBatcher {
     private readonly clock: Clock,
     opts: ClickBatcherOptions = {},
   ) {
-    this.maxGroup = opts.maxGroup ?? 1_000;
+    // PGlite runs on this thread: smaller groups keep the event loop answering between them.
+    this.maxGroup = opts.maxGroup ?? (db.kind === 'postgres' ? 1_000 : 250);
     this.concurrency = opts.concurrency ?? (db.kind === 'postgres' ? 2 : 1);
   }
 
