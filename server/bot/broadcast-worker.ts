@@ -80,7 +80,7 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
       const t = setTimeout(done, ms);
       wakers.add(done);
     });
-  const pacer = createPacer({ ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep });
+  const pacer = createPacer({ ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep, cancelled: () => stopping });
 
   const broadcastOf = async (broadcastId: number): Promise<Broadcast | null> => {
     if (!cache.has(broadcastId)) cache.set(broadcastId, await loadBroadcast(opts.db, broadcastId));

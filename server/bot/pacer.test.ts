@@ -47,4 +47,21 @@ describe('pacer', () => {
     await h.pacer.slot();
     expect(h.now()).toBe(before);
   });
+
+  it('stops waiting when cancelled, even during a 429 pause', async () => {
+    let stopped = false;
+    let slept = 0;
+    const pacer = createPacer({
+      ratePerSecond: 30,
+      now: () => 0,
+      sleep: async () => {
+        slept += 1;
+        stopped = true;
+      },
+      cancelled: () => stopped,
+    });
+    pacer.pauseUntil(30_000);
+    await pacer.slot();
+    expect(slept).toBe(1);
+  });
 });

@@ -17,9 +17,11 @@ export interface PacerDeps {
   ratePerSecond: number;
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** When this turns true, a waiting slot() returns at once (the worker is stopping). */
+  cancelled?: () => boolean;
 }
 
-export const createPacer = ({ ratePerSecond, now, sleep }: PacerDeps): Pacer => {
+export const createPacer = ({ ratePerSecond, now, sleep, cancelled = () => false }: PacerDeps): Pacer => {
   const intervalMs = 1000 / ratePerSecond;
   let nextAt = 0;
   let pausedUntil = 0;
@@ -27,6 +29,7 @@ export const createPacer = ({ ratePerSecond, now, sleep }: PacerDeps): Pacer => 
     slot: async () => {
       // Loop: a 429 may arrive while we wait, moving pausedUntil later.
       for (;;) {
+        if (cancelled()) return;
         const t = now();
         const at = Math.max(t, nextAt, pausedUntil);
         if (at <= t) {

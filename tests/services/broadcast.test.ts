@@ -152,7 +152,7 @@ describe.each(backends)('broadcast (%s)', (backend) => {
     const m = t2.delivered[0]!;
     expect(m.text).toBe('Airdrop news');
     expect(m.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Play', web_app: { url: 'https://money.example/app' } }]] });
-  });
+  }, 180_000); // 1,000 sends with two database commits each, on a shared 2-core machine
 
   it('waits out retry_after before sending again', async () => {
     await addUsers(h.db, 9_200_000_000, 6);
@@ -167,6 +167,21 @@ describe.each(backends)('broadcast (%s)', (backend) => {
     for (const at of tg.rateLimitedAt) {
       expect(tg.delivered.filter((d) => d.at > at + 100 && d.at < at + 1_000)).toHaveLength(0);
     }
+  });
+
+  it('stops at once during a long retry_after, leaving the rest queued', async () => {
+    await addUsers(h.db, 9_400_000_000, 3);
+    const tg = await fake();
+    tg.settings.rateLimit = { everyN: 1, retryAfterS: 600 };
+    const { broadcastId } = (await send({ message: 'paused' })).json<{ broadcastId: number }>();
+    const w = worker(tg, jumpClock());
+    await waitFor(() => tg.rateLimited > 0, 'a 429');
+    // Without a deadline: stop() must not wait out the 10-minute pause (the test would time out).
+    await w.stop();
+    const p = await progress(broadcastId);
+    expect(p).toMatchObject({ sent: 0, failed: 0, uncertain: 0, remaining: 3 });
+    const rows = await h.db.query<{ status: string }>('SELECT status FROM broadcast_recipients WHERE broadcast_id = $1', [broadcastId]);
+    expect(rows.rows.every((r) => r.status === 'pending')).toBe(true);
   });
 
   it('keeps under the configured rate', async () => {
