@@ -271,6 +271,26 @@ describe('engine', () => {
     expect(await engine.claim()).toEqual({ ok: false, message: genericFailureMessage });
   });
 
+  it('starts the game when a refresh answers while the first status call is backing off', async () => {
+    const time = new ManualTime();
+    const server = new FakeServer(time);
+    server.failNext('drop', 'drop', 'drop');
+    const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
+    const started = engine.start();
+    await time.advance(engineTiming.retryBaseMs * 3 - 1); // two failed tries, the third is due at 3 s
+    await engine.refresh(); // third drop
+    expect(engine.ready).toBe(false);
+    await engine.refresh();
+    expect(engine.ready).toBe(true);
+    engine.tap(2);
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(server.totalClick).toBe(2);
+    await time.advance(engineTiming.retryBaseMs * 4);
+    await started;
+    // Once ready, the backing-off start loop makes no further status call.
+    expect(server.calls.filter((c) => c.kind === 'status')).toHaveLength(4);
+  });
+
   it('refuses taps before the first status has answered', async () => {
     const time = new ManualTime();
     const server = new FakeServer(time);

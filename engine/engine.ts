@@ -85,6 +85,7 @@ export class Engine implements GameActions {
   private retryAttempt = 0;
   private claimQueued = false;
   private started = false;
+  private timersStarted = false;
   private stopped = false;
 
   constructor(private readonly deps: EngineDeps) {}
@@ -178,6 +179,7 @@ export class Engine implements GameActions {
 
   /** Sends waiting batches now instead of at the next retry (e.g. when the network comes back). */
   retryNow(): void {
+    if (!this.ready) return void this.refresh();
     this.clearTimer('retry');
     void this.sendBatches();
   }
@@ -353,13 +355,9 @@ export class Engine implements GameActions {
   }
 
   private async loadStatus(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt++) {
+    for (let attempt = 0; !this.stopped && !this.ready; attempt++) {
       try {
-        const status = await this.onLane(() => this.deps.transport.getStatus());
-        if (this.stopped) return;
-        this.reconcile(status);
-        this.startTimers();
-        void this.sendBatches();
+        this.reconcile(await this.onLane(() => this.deps.transport.getStatus()));
         return;
       } catch (error) {
         this.noteFailure(error);
@@ -402,6 +400,12 @@ export class Engine implements GameActions {
     this.accruePassive(now);
     this.online = true;
     this.markDirty();
+    if (!this.timersStarted) {
+      // The first status (from start, or from a refresh while start was backing off) starts the game.
+      this.timersStarted = true;
+      this.startTimers();
+      void this.sendBatches();
+    }
   }
 
   /** Recomputes autoEarn when a whole second has passed since the last claim; true when it changed. */
