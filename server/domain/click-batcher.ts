@@ -86,9 +86,8 @@ export class ClickBatcher {
   }
 
   private async run(group: Pending[]): Promise<void> {
-    const nowMs = this.clock.now();
     try {
-      const answers = await transaction(this.db, (tx) => applyGroup(tx, group, nowMs));
+      const answers = await transaction(this.db, (tx) => applyGroup(tx, group, () => this.clock.now()));
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
       for (const p of group) p.reject(err);
@@ -97,7 +96,11 @@ export class ClickBatcher {
 }
 
 /** Applies one group of click batches in the caller's transaction; answers in request order. */
-export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'resolve' | 'reject'>[], nowMs: number): Promise<ClickAnswer[]> => {
+export const applyGroup = async (
+  tx: Queryable,
+  group: readonly Omit<Pending, 'resolve' | 'reject'>[],
+  now: number | (() => number),
+): Promise<ClickAnswer[]> => {
   const ids = [...new Set(group.map((p) => p.userId))].sort((a, b) => a - b);
   const withBatch = group.filter((p) => p.batchId !== null);
   // One read: the players' rows, locked in id order, each with the batchIds of this group it already has.
@@ -107,6 +110,8 @@ export const applyGroup = async (tx: Queryable, group: readonly Omit<Pending, 'r
      FROM users u WHERE u.id = ANY($1::bigint[]) ORDER BY u.id FOR UPDATE OF u`,
     [ids, [...new Set(withBatch.map((p) => p.batchId!))]],
   );
+  // The time is read once the rows are locked, so it is never earlier than a write we waited for.
+  const nowMs = typeof now === 'number' ? now : now();
   const rows = new Map<number, UserRow>();
   const seen = new Map<string, number>();
   for (const { seen: prior, ...row } of locked.rows) {
