@@ -50,7 +50,9 @@ export const InviteScreen = () => {
   const refLink = useRefLink();
   const friendsPage1 = useFriends(1).data;
   const [levelOpen, setLevelOpen] = useState(false);
-  const pendingCount = friendsPage1?.items.filter((f) => money(f.totalEarn).lt(economy.pendingFriendThresholdDollars)).length ?? 0;
+  // The server counts pending friends over all pages; an older answer without it: count this page.
+  const pendingCount =
+    friendsPage1?.pending ?? friendsPage1?.items.filter((f) => money(f.totalEarn).lt(economy.pendingFriendThresholdDollars)).length ?? 0;
   const level = status?.refLevel ?? 1;
   return (
     <div className="invite">

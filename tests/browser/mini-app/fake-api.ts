@@ -174,7 +174,7 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
     case 'GET /tasks':
       return json(state.tasks[query.type as TaskType] ?? []);
     case 'GET /get-ref-users':
-      return json(page(state.friends, query));
+      return json({ ...page(state.friends, query), pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length });
     case 'GET /leaderboard':
       return json(page(state.leaderboard, query));
     case 'GET /get-my-refLink':
