@@ -200,6 +200,20 @@ describe.each(backends)('game rules (%s)', (backend) => {
       }
     });
 
+    it('rolls back the passive claim of a refused purchase', async () => {
+      const id = h.newUserId();
+      await status(id);
+      await setBalances(h.db, id, { levels: { 4: 1 } });
+      const before = await status(id);
+      h.clock.advance(60_000);
+      const r = await h.call('POST', '/update-level', id, { body: { levelKey: 21 } });
+      expect(r.statusCode).toBe(400);
+      const after = await status(id);
+      expect(after.lastClaimedTime).toBe(before.lastClaimedTime);
+      expect(after.totalEarn).toBe(before.totalEarn);
+      expect(after.offlinePassiveReward).toBe('120');
+    });
+
     it('50 concurrent purchases with money for one: exactly one succeeds', async () => {
       const id = h.newUserId();
       await status(id);
