@@ -18,7 +18,7 @@ const startCommand = (chatId: number, text: string) => ({
   },
 });
 
-const waitFor = async <T>(find: () => T | undefined, what: string, ms = 5_000): Promise<T> => {
+const waitFor = async <T>(find: () => T | undefined, what: string, ms = 20_000): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = find();

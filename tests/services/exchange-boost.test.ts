@@ -25,7 +25,7 @@ describe('partner exchange checks and channel boosts', () => {
       BINGX_API_KEY: ex.apiKey,
       BOT_API_ROOT: tg.apiRoot,
       CHANNEL_URL: 'https://t.me/money_channel',
-      OUTSIDE_TIMEOUT_MS: '1000',
+      OUTSIDE_TIMEOUT_MS: '1500',
     });
   });
   afterAll(async () => {
@@ -56,7 +56,7 @@ describe('partner exchange checks and channel boosts', () => {
     ex.settings.status = 503;
     await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: bad-response/) });
     ex.settings.status = 200;
-    ex.settings.delayMs = 1_500;
+    ex.settings.delayMs = 3_000;
     await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: timeout/) });
     ex.settings.delayMs = 0;
     const bare = make({});
@@ -74,15 +74,15 @@ describe('partner exchange checks and channel boosts', () => {
   });
 
   it('fails the boost count when the Bot API refuses, is slow or is unreachable', async () => {
-    const wrongChat = make({ BOT_API_ROOT: tg.apiRoot, BOOST_CHANNEL_ID: '@other_channel', OUTSIDE_TIMEOUT_MS: '1000' });
+    const wrongChat = make({ BOT_API_ROOT: tg.apiRoot, BOOST_CHANNEL_ID: '@other_channel', OUTSIDE_TIMEOUT_MS: '1500' });
     await expect(wrongChat.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: refused/) });
-    tg.settings.delayMs = 2_500;
+    tg.settings.delayMs = 3_000;
     try {
       await expect(services.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram/) });
     } finally {
       tg.settings.delayMs = 0;
     }
-    const down = make({ BOT_API_ROOT: 'http://127.0.0.1:9', OUTSIDE_TIMEOUT_MS: '1000' });
+    const down = make({ BOT_API_ROOT: 'http://127.0.0.1:9', OUTSIDE_TIMEOUT_MS: '1500' });
     await expect(down.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: unreachable/) });
   });
 });

@@ -28,7 +28,7 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
       BINGX_API_KEY: ex.apiKey,
       BOT_API_ROOT: tg.apiRoot,
       CHANNEL_URL: 'https://t.me/money_channel',
-      OUTSIDE_TIMEOUT_MS: '500',
+      OUTSIDE_TIMEOUT_MS: '1500',
     });
   });
   afterAll(async () => {
@@ -109,7 +109,7 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
 
   it('refuses the boost check with 503 when the Bot API is slow', async () => {
     const u = await h.newPlayer();
-    tg.settings.delayMs = 1_500;
+    tg.settings.delayMs = 3_000;
     try {
       const r = await check(u, { taskId: boostTask });
       expect(r.statusCode).toBe(503);

@@ -14,7 +14,7 @@ describe.each(backends)('Turnstile siteverify (%s)', (backend) => {
   let services: OutsideServices;
   beforeAll(async () => {
     ts = await startFakeTurnstile();
-    h = await openServicesHarness(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: ts.verifyUrl, OUTSIDE_TIMEOUT_MS: '300' });
+    h = await openServicesHarness(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: ts.verifyUrl, OUTSIDE_TIMEOUT_MS: '1500' });
     services = createOutsideServices({ db: h.db, config: h.config, clock: h.clock, log: () => {} });
   });
   afterAll(async () => {
@@ -57,7 +57,7 @@ describe.each(backends)('Turnstile siteverify (%s)', (backend) => {
   });
 
   it('refuses when siteverify is too slow', async () => {
-    ts.settings.delayMs = 1_000;
+    ts.settings.delayMs = 3_000;
     try {
       expect(await services.verifyCaptcha(issued(), 'claim-task')).toBe(false);
     } finally {
@@ -66,7 +66,7 @@ describe.each(backends)('Turnstile siteverify (%s)', (backend) => {
   });
 
   it('refuses when siteverify is unreachable or the secret is missing', async () => {
-    const down = loadConfig(testEnv(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', OUTSIDE_TIMEOUT_MS: '300' }));
+    const down = loadConfig(testEnv(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', OUTSIDE_TIMEOUT_MS: '1500' }));
     const unreachable = createOutsideServices({ db: h.db, config: down, clock: h.clock, log: () => {} });
     expect(await unreachable.verifyCaptcha(issued(), 'claim-task')).toBe(false);
     const unconfigured = createOutsideServices({ db: h.db, config: { ...h.config, TURNSTILE_SECRET: '' }, clock: h.clock, log: () => {} });

@@ -19,7 +19,7 @@ describe.each(backends)('X account link (%s)', (backend) => {
       X_TOKEN_URL: x.tokenUrl,
       X_USERS_ME_URL: x.usersMeUrl,
       X_REDIRECT_ALLOWLIST: 'https://money.example/app, https://t.me/money_test_bot',
-      OUTSIDE_TIMEOUT_MS: '400',
+      OUTSIDE_TIMEOUT_MS: '1500',
     });
   });
   afterAll(async () => {
@@ -151,7 +151,7 @@ describe.each(backends)('X account link (%s)', (backend) => {
     x.settings.nextUser = { ...x.settings.nextUser, id: 'x-6', username: 'slow' };
     const u = await h.newPlayer();
     const path = await consent(await login(u));
-    x.settings.tokenDelayMs = 1_500;
+    x.settings.tokenDelayMs = 3_000;
     try {
       const r = await callback(path);
       expect(new URL(r.headers.location as string).searchParams.get('x_error')).toBe('x_unavailable');
