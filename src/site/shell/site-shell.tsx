@@ -1,4 +1,5 @@
-import { Link, NavLink, Outlet, ScrollRestoration } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { economy } from '../../../engine/economy.ts';
 import { botLink, config } from '../../config.ts';
 
@@ -53,15 +54,34 @@ const Footer = () => (
   </footer>
 );
 
+/**
+ * After an in-app navigation, moves focus to the new page's heading so keyboard and screen-reader
+ * users start reading the new page instead of staying on the link they used.
+ */
+const useFocusOnNavigate = (): void => {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const heading = document.querySelector<HTMLElement>('main h1');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus({ preventScroll: true });
+  }, [pathname]);
+};
+
 /** The public tree's shell: header, page area, footer (spec §2). */
-export const SiteShell = () => (
-  <>
-    <a className="skip-link" href="#main">
-      Skip to content
-    </a>
-    <Header />
-    <Outlet />
-    <Footer />
-    <ScrollRestoration />
-  </>
-);
+export const SiteShell = () => {
+  useFocusOnNavigate();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <Outlet />
+      <Footer />
+      <ScrollRestoration />
+    </>
+  );
+};

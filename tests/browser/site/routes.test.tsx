@@ -75,6 +75,13 @@ describe('public routes', () => {
     expect(host.textContent).toContain("30 days' notice");
   });
 
+  it('moves focus to the new page heading after following a footer link', async () => {
+    const { host } = await visit('/');
+    host.querySelector<HTMLAnchorElement>('footer a[href="/terms"]')!.click();
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Terms of Use'));
+    expect(document.activeElement?.tagName).toBe('H1');
+  });
+
   it('shows a small not-found page with a link home for other paths', async () => {
     const { host, leave } = await visit('/no-such-page');
     expect(host.querySelector('h1')!.textContent).toBe('This page is not here');
