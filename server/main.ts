@@ -6,7 +6,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { apiPrefix, type PublicConfig } from '../engine/api-types.ts';
 import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -15,6 +14,7 @@ import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-rou
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
 import { launchUrl } from './dev/launch-url.ts';
 import { ensureClientBuilt } from './web/build-client.ts';
+import { publicConfigOf } from './web/public-config.ts';
 import { registerWeb } from './web/web-plugin.ts';
 import { startOutsideBackground, stopBot } from './bot/runtime.ts';
 import { createOutsideServices } from './services/outside-services.ts';
@@ -23,18 +23,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // A stuck close (a hung request, an unreachable database) must not keep a stopping process alive forever.
 const shutdownDeadlineMs = 15_000;
-
-/** What the browser reads from the config block. */
-export const publicConfigOf = (config: Config): PublicConfig => ({
-  botUsername: config.BOT_USERNAME,
-  twitterUrl: config.TWITTER_URL,
-  channelUrl: config.CHANNEL_URL,
-  communityUrl: config.COMMUNITY_URL,
-  adsgramBlockId: config.ADSGRAM_BLOCK_ID,
-  turnstileSiteKey: config.TURNSTILE_SITE_KEY,
-  storyShareUserId: config.STORY_SHARE_USER_ID,
-  apiBase: apiPrefix,
-});
 
 const readConfig = (): Config => {
   try {
