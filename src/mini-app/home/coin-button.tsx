@@ -35,6 +35,15 @@ export const CoinButton = () => {
     });
     let next = 0;
     const down = new Set<number>();
+    // The coin's box, measured when it changes rather than per tap: reading it after the previous
+    // tap's DOM writes would force a synchronous layout on every tap.
+    let rect = button.getBoundingClientRect();
+    const measure = () => {
+      rect = button.getBoundingClientRect();
+    };
+    const resize = new ResizeObserver(measure);
+    resize.observe(button);
+    window.addEventListener('scroll', measure, { passive: true });
 
     const onPointerDown = (event: PointerEvent) => {
       if (down.has(event.pointerId)) return;
@@ -47,18 +56,18 @@ export const CoinButton = () => {
       }
       void gameRef.current.tap(1);
       haptic.tap();
-      const rect = button.getBoundingClientRect();
       const x = event.clientX - rect.left;
       const y = event.clientY - rect.top;
       const node = pool[next]!;
       next = (next + 1) % pool.length;
-      node.textContent = `+${$clickValue.peek()}`;
-      node.style.left = `${x}px`;
-      node.style.top = `${y}px`;
+      const label = `+${$clickValue.peek()}`;
+      if (node.textContent !== label) node.textContent = label;
+      // Positioned by transform only (no left/top), so a tap never invalidates layout.
+      const at = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
       node.animate(
         [
-          { transform: 'translate(-50%, -50%) scale(0.9)', opacity: 1 },
-          { transform: 'translate(-50%, -180%) scale(1.15)', opacity: 0 },
+          { transform: `${at} scale(0.9)`, opacity: 1 },
+          { transform: `${at} translateY(-90%) scale(1.15)`, opacity: 0 },
         ],
         { duration: floatDurationMs, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' },
       );
@@ -83,6 +92,8 @@ export const CoinButton = () => {
       button.removeEventListener('pointerup', onPointerUp);
       button.removeEventListener('pointercancel', onPointerUp);
       button.removeEventListener('lostpointercapture', onPointerUp);
+      resize.disconnect();
+      window.removeEventListener('scroll', measure);
       for (const node of pool) node.remove();
     };
   }, []);
