@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { initTelegram, shareText, shareUrl, startParam } from '../../../src/telegram.ts';
+import '../../../src/mini-app/styles/base.css';
+
+/** What a Telegram client does to tell the page its theme changed (the WebView protocol). */
+const sendTheme = (themeParams: Record<string, string>) =>
+  (window as unknown as { Telegram: { WebView: { receiveEvent(type: string, data: unknown): void } } }).Telegram.WebView.receiveEvent(
+    'theme_changed',
+    { theme_params: themeParams },
+  );
+
+const root = document.documentElement;
+afterAll(() => {
+  root.removeAttribute('data-theme');
+  root.removeAttribute('style');
+});
+
+describe('telegram', () => {
+  it('maps theme params to CSS variables, and the scheme onto <html data-theme>, light and dark', () => {
+    initTelegram();
+    sendTheme({ bg_color: '#17212b', text_color: '#f5f5f5', hint_color: '#708499', section_bg_color: '#232e3c' });
+    expect(root.dataset.theme).toBe('dark');
+    expect(root.style.getPropertyValue('--tg-bg')).toBe('#17212b');
+    expect(root.style.getPropertyValue('--tg-section')).toBe('#232e3c');
+    // The app's own palette follows Telegram's: --bg falls back to our colour only without a theme.
+    expect(getComputedStyle(document.body).backgroundColor).toBe('rgb(23, 33, 43)');
+
+    sendTheme({ bg_color: '#ffffff', text_color: '#000000' });
+    expect(root.dataset.theme).toBe('light');
+    expect(root.style.getPropertyValue('--tg-bg')).toBe('#ffffff');
+    expect(getComputedStyle(document.body).color).toBe('rgb(0, 0, 0)');
+  });
+
+  it('shares through t.me/share/url with the referral link and the fixed text', () => {
+    const url = new URL(shareUrl('https://t.me/money_bot/app?startapp=Ab3dE9'));
+    expect(`${url.origin}${url.pathname}`).toBe('https://t.me/share/url');
+    expect(url.searchParams.get('url')).toBe('https://t.me/money_bot/app?startapp=Ab3dE9');
+    expect(url.searchParams.get('text')).toBe(shareText);
+  });
+
+  it('reads the start parameter from tgWebAppStartParam', () => {
+    history.replaceState(null, '', '?tgWebAppStartParam=Zz9Yy8');
+    try {
+      expect(startParam()).toBe('Zz9Yy8');
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+    expect(startParam()).toBeNull();
+  });
+});
