@@ -4,7 +4,8 @@ import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy, 
 import { money, toWire, zero, type Money } from './money.ts';
 import { passivePerSecond, levelOf } from './passive.ts';
 import { PendingTaps } from './pending-taps.ts';
-import type { Clock, IdGenerator, Scheduler, TapStore, TimerHandle, Transport } from './ports.ts';
+import { NamedTimers } from './named-timers.ts';
+import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports.ts';
 import { TransportError } from './ports.ts';
 import type { EngineSnapshot, GameActions } from './snapshot.ts';
 
@@ -47,7 +48,7 @@ type Listener = (snapshot: EngineSnapshot) => void;
 export class Engine implements GameActions {
   private readonly pending = new PendingTaps();
   private readonly listeners = new Set<Listener>();
-  private readonly timers = new Map<string, TimerHandle>();
+  private readonly timers: NamedTimers;
   private lane: Promise<unknown> = Promise.resolve();
   private saving: Promise<void> = Promise.resolve();
 
@@ -88,7 +89,9 @@ export class Engine implements GameActions {
   private timersStarted = false;
   private stopped = false;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.timers = new NamedTimers(deps.scheduler);
+  }
 
   /** Restores unacknowledged taps, loads the status (retrying until it answers) and starts the timers. */
   async start(): Promise<void> {
@@ -102,8 +105,7 @@ export class Engine implements GameActions {
   /** Stops every timer; answers still on their way are ignored. */
   stop(): void {
     this.stopped = true;
-    for (const handle of this.timers.values()) this.deps.scheduler.clearTimeout(handle);
-    this.timers.clear();
+    this.timers.stop();
     this.listeners.clear();
   }
 
@@ -133,7 +135,7 @@ export class Engine implements GameActions {
     this.applyTaps(applied, now);
     this.tapStreak += applied;
     this.lastTapMs = now;
-    this.ensureTimer('streak', economy.clickCounterResetIdleMs, () => this.onStreakTimer());
+    this.timers.ensure('streak', economy.clickCounterResetIdleMs, () => this.onStreakTimer());
     return applied;
   }
 
@@ -180,7 +182,7 @@ export class Engine implements GameActions {
   /** Sends waiting batches now instead of at the next retry (e.g. when the network comes back). */
   retryNow(): void {
     if (!this.ready) return void this.refresh();
-    this.clearTimer('retry');
+    this.timers.clear('retry');
     void this.sendBatches();
   }
 
@@ -201,48 +203,19 @@ export class Engine implements GameActions {
   // --- timers ---------------------------------------------------------------------------------
 
   private startTimers(): void {
-    this.every('tick', economy.passiveTickMs, () => this.tick());
-    this.every('auto-click', economy.autoClickIntervalMs, () => this.autoClick());
-    this.every('claim', economy.offlineClaimIntervalMs, () => {
+    this.timers.every('tick', economy.passiveTickMs, () => this.tick());
+    this.timers.every('auto-click', economy.autoClickIntervalMs, () => this.autoClick());
+    this.timers.every('claim', economy.offlineClaimIntervalMs, () => {
       if (this.claimQueued) return;
       this.claimQueued = true;
       void this.claim().finally(() => (this.claimQueued = false));
     });
   }
 
-  private every(name: string, periodMs: number, run: () => void): void {
-    const fire = (): void => {
-      this.timers.delete(name);
-      if (this.stopped) return;
-      this.setTimer(name, periodMs, fire);
-      run();
-    };
-    this.setTimer(name, periodMs, fire);
-  }
-
-  private setTimer(name: string, delayMs: number, run: () => void): void {
-    if (this.stopped) return;
-    this.clearTimer(name);
-    this.timers.set(name, this.deps.scheduler.setTimeout(run, delayMs));
-  }
-
-  /** Sets a timer only when none of that name is waiting (a deadline re-checked when it fires). */
-  private ensureTimer(name: string, delayMs: number, run: () => void): void {
-    if (!this.timers.has(name)) this.setTimer(name, delayMs, run);
-  }
-
-  private clearTimer(name: string): void {
-    const handle = this.timers.get(name);
-    if (handle === undefined) return;
-    this.deps.scheduler.clearTimeout(handle);
-    this.timers.delete(name);
-  }
-
   private onStreakTimer(): void {
-    this.timers.delete('streak');
     const idleMs = this.deps.clock.now() - this.lastTapMs;
     const left = economy.clickCounterResetIdleMs - idleMs;
-    if (left > 0) return this.setTimer('streak', left, () => this.onStreakTimer());
+    if (left > 0) return this.timers.set('streak', left, () => this.onStreakTimer());
     this.tapStreak = 0;
     this.markDirty();
   }
@@ -265,29 +238,25 @@ export class Engine implements GameActions {
     if (this.pending.unsent === 0) this.firstUnsentMs = now;
     this.pending.add(n);
     this.applied += n;
-    this.ensureTimer('batch', economy.clickBatchDebounceMs, () => this.onBatchTimer());
-    this.ensureTimer('persist', engineTiming.persistDelayMs, () => {
-      this.timers.delete('persist');
-      this.persist();
-    });
+    this.timers.ensure('batch', economy.clickBatchDebounceMs, () => this.onBatchTimer());
+    this.timers.ensure('persist', engineTiming.persistDelayMs, () => this.persist());
     this.markDirty();
   }
 
   /** §9 debounce: a batch leaves 300 ms after the last tap, or 1 s after its first during a long run. */
   private onBatchTimer(): void {
-    this.timers.delete('batch');
     if (this.pending.unsent === 0) return;
     const now = this.deps.clock.now();
     const quietLeft = economy.clickBatchDebounceMs - (now - this.lastTapMs);
     const maxLeft = engineTiming.clickBatchMaxWaitMs - (now - this.firstUnsentMs);
     const wait = Math.min(quietLeft, maxLeft);
-    if (wait > 0) return this.setTimer('batch', wait, () => this.onBatchTimer());
+    if (wait > 0) return this.timers.set('batch', wait, () => this.onBatchTimer());
     this.cutBatch();
     void this.sendBatches();
   }
 
   private cutBatch(): void {
-    this.clearTimer('batch');
+    this.timers.clear('batch');
     if (this.pending.cut(this.deps.newId)) this.persist();
   }
 
@@ -330,14 +299,11 @@ export class Engine implements GameActions {
   private scheduleRetry(): void {
     const delay = Math.min(engineTiming.retryMaxMs, engineTiming.retryBaseMs * 2 ** this.retryAttempt);
     this.retryAttempt++;
-    this.setTimer('retry', delay, () => {
-      this.timers.delete('retry');
-      void this.sendBatches();
-    });
+    this.timers.set('retry', delay, () => void this.sendBatches());
   }
 
   private persist(): void {
-    this.clearTimer('persist');
+    this.timers.clear('persist');
     // A stopped engine (the page reloading) must not overwrite what its successor writes.
     if (this.stopped) return;
     const record = this.pending.record();
@@ -363,7 +329,7 @@ export class Engine implements GameActions {
         this.noteFailure(error);
         if (this.stopped) return;
         const delay = Math.min(engineTiming.retryMaxMs, engineTiming.retryBaseMs * 2 ** attempt);
-        await new Promise<void>((resolve) => this.setTimer('status', delay, resolve));
+        await new Promise<void>((resolve) => this.timers.set('status', delay, resolve));
       }
     }
   }
@@ -451,7 +417,6 @@ export class Engine implements GameActions {
     this.frameRequested = true;
     const flush = (): void => {
       this.frameRequested = false;
-      this.timers.delete('frame');
       if (this.stopped) return;
       const snapshot = this.getSnapshot();
       if (snapshot === this.pushed) return;
@@ -459,7 +424,7 @@ export class Engine implements GameActions {
       for (const listener of this.listeners) listener(snapshot);
     };
     if (this.deps.requestFrame) this.deps.requestFrame(flush);
-    else this.setTimer('frame', engineTiming.frameFallbackMs, flush);
+    else this.timers.set('frame', engineTiming.frameFallbackMs, flush);
   }
 
   private buildSnapshot(): EngineSnapshot {
