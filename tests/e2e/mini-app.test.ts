@@ -63,6 +63,12 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
   // Ids differ per database so reruns against a shared PostgreSQL never meet old rows.
   const alice = testUser(kind === 'pglite' ? 1 : 11, { first_name: 'Alice', username: 'alice_e2e' });
   const bob = testUser(kind === 'pglite' ? 2 : 12, { first_name: 'Bob', username: 'bob_e2e' });
+  // Every page of both players, so a script or frame the /app policy refuses shows up here.
+  const cspViolations: string[] = [];
+  const watchCsp = (c: BrowserContext) =>
+    c.on('console', (m) => {
+      if (/Content Security Policy|Refused to (load|execute|connect|frame|apply)/i.test(m.text())) cspViolations.push(m.text());
+    });
   const statusOf = async (user = alice): Promise<UserStatus> => apiAs(server, user, await serverNow(server)).status();
 
   beforeAll(async () => {
@@ -71,6 +77,7 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     server = await startServer({ dataDir, databaseUrl: db.url });
     browser = await launchBrowser();
     context = await phone(browser);
+    watchCsp(context);
     page = await context.newPage();
   });
   // A failed step leaves a screenshot in test-results/ (git-ignored) to show what the player saw.
@@ -191,6 +198,7 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
   it('a second player joins through the first one’s start parameter, shows in their friends and both on the leaderboard', async () => {
     const { refcode } = await statusOf();
     const bobContext = await phone(browser);
+    watchCsp(bobContext);
     const bobPage = await bobContext.newPage();
     await bobPage.goto(launchFor(server, bob, await serverNow(server), refcode));
     await bobPage.getByRole('button', { name: "Let's get rewarded" }).waitFor();
@@ -243,5 +251,9 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     const after = await statusOf();
     // At least what had accrued when we looked (a few more seconds accrue before the claim).
     expect(money(after.totalEarn).gte(money(waiting.totalEarn).plus(waiting.offlinePassiveReward))).toBe(true);
+  });
+
+  it('the journey broke no rule of the mini-app’s Content-Security-Policy', () => {
+    expect(cspViolations).toEqual([]);
   });
 });
