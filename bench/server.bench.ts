@@ -10,6 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { apiPrefix } from '../engine/api-types.ts';
@@ -257,12 +258,14 @@ const run = async (target: Target) => {
 const main = async () => {
   const targets = (process.env.BENCH_TARGETS?.split(',') as Target[] | undefined) ?? ['postgres', 'pglite', 'memory'];
   const results = [];
+  const loadBefore = loadavg()[0]!;
   for (const t of targets) {
     console.log(`bench:server → ${t} (${durationS} s, ${connections} connections, ${players} players)…`);
     const r = await run(t);
     console.log(r);
     results.push(r);
   }
+  const loadAfter = loadavg()[0]!;
   const memory = results.find((r) => r.target === 'memory');
   const pg = results.find((r) => r.target === 'postgres');
   const rows = results.map(
@@ -277,7 +280,7 @@ const main = async () => {
     'server',
     `## API server: POST /click (\`npm run bench:server\`)
 
-autocannon, ${connections} connections, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. Grouped commits: concurrent batches share one transaction (one UPDATE for all their players, one INSERT of batch ids, one of ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map.
+autocannon, ${connections} connections, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores). "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. Grouped commits: concurrent batches share one transaction (one UPDATE for all their players, one INSERT of batch ids, one of ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map.
 
 | Storage | batches/s | p50 ms | p99 ms | requests | non-2xx/errors | taps accepted in answers | taps stored | lost | counted twice | ratio vs memory |
 |---|---|---|---|---|---|---|---|---|---|---|
