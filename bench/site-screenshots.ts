@@ -40,6 +40,16 @@ try {
       console.log(`site-${p.name}-${width}.png`);
     }
     await page.close();
+    // The roadmap as it looked in October 2024, with phase 3 highlighted (§4), after one Future step.
+    const then = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1 });
+    await then.clock.setFixedTime(new Date('2024-10-15T12:00:00Z'));
+    await then.goto(`${base}/`, { waitUntil: 'networkidle' });
+    await then.locator('button[aria-label="Future"]').click();
+    await then.waitForTimeout(800);
+    const box = await then.locator('.roadmap').evaluate((el) => ({ top: el.getBoundingClientRect().top + window.scrollY, height: el.clientHeight }));
+    await then.screenshot({ path: `${out}site-roadmap-october-2024-${width}.png`, fullPage: true, clip: { x: 0, y: box.top - 16, width, height: box.height + 32 } });
+    console.log(`site-roadmap-october-2024-${width}.png`);
+    await then.close();
   }
 } finally {
   await browser.close();
