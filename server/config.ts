@@ -72,6 +72,12 @@ export const configSchema = z
     path: ['BOT_TOKEN'],
     message: 'is required in production',
     when: () => true,
+  })
+  // The test clock can be moved by anyone who reaches the port: never in production.
+  .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), {
+    path: ['TEST_MODE'],
+    message: 'must be off in production',
+    when: () => true,
   });
 
 export type Config = z.output<typeof configSchema>;

@@ -26,6 +26,10 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ' }).BOT_TOKEN).toBe('123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ');
   });
 
+  it('production refuses the test clock', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ', TEST_MODE: '1' })).toThrow(/TEST_MODE: must be off in production/);
+  });
+
   it('defaults give a runnable development server on port 3000', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', NODE_ENV: 'development' });
