@@ -34,6 +34,16 @@ const clickText = (text: string) => async (page: Page) => {
 
 const shots: Shot[] = [
   { name: 'home', path: '/' },
+  {
+    name: 'home-tapping',
+    path: '/',
+    act: async (p) => {
+      const coin = p.getByRole('button', { name: 'Tap the coin' });
+      for (const [x, y] of [[90, 110], [190, 90], [140, 170], [210, 150], [110, 200], [170, 120]] as const) {
+        await coin.click({ position: { x, y } });
+      }
+    },
+  },
   { name: 'home-money-dream', path: '/', state: (s) => void (s.status.offlinePassiveReward = '12840.75') },
   { name: 'home-profile', path: '/', act: clickText('Open profile') },
   { name: 'home-loading', path: '/', state: (s) => void s.hang.push('') },
@@ -101,7 +111,7 @@ const main = async () => {
         await page.goto(`${origin}/app${shot.path === '/' ? '/' : shot.path}${launchHash(theme)}`);
         await page.waitForTimeout(900);
         await shot.act?.(page);
-        await page.waitForTimeout(250);
+        if (shot.name !== 'home-tapping') await page.waitForTimeout(250);
         const file = join(shotsDir, `mini-app-${shot.name}-${theme}.png`);
         await page.screenshot({ path: file });
         console.log('wrote', file.slice(root.length));

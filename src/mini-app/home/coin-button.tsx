@@ -66,8 +66,9 @@ export const CoinButton = () => {
       const at = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
       node.animate(
         [
-          { transform: `${at} scale(0.9)`, opacity: 1 },
-          { transform: `${at} translateY(-90%) scale(1.15)`, opacity: 0 },
+          { transform: `${at} scale(0.8)`, opacity: 1 },
+          { transform: `${at} translateY(-60px) scale(1.1)`, opacity: 1, offset: 0.55 },
+          { transform: `${at} translateY(-110px) scale(1.15)`, opacity: 0 },
         ],
         { duration: floatDurationMs, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' },
       );
