@@ -5,6 +5,7 @@
  * the snapshot cadence at 50 taps/s. Writes the `engine` section of bench/RESULTS.md.
  */
 import { createReadStream, existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -129,6 +130,7 @@ const row = (name: string, r: PlatformResults) => {
   );
 };
 
+const loadAtStart = loadavg()[0]!.toFixed(1);
 console.log('engine bench: Node …');
 const node = await nodeResults();
 console.log(JSON.stringify(node));
@@ -158,13 +160,17 @@ the real engine worker whose fetch is the fake API of tests/browser), also with 
 - **Snapshots per frame**: 150 taps at 50 taps/s through comlink; snapshots received over frames elapsed (requestAnimationFrame
   frames in Chromium, 60 Hz in Node). Target ≤ 1.
 - **Round trip**: 2000 sequential calls, comlink \`remote.ping(i)\` against a raw \`postMessage\` echo worker: medians, and
-  means (total time / 2000, which carries the garbage-collection tail). Target ≤ 2×, judged on both.
+  means (total time / 2000, which carries the garbage-collection tail); each is the middle of 5 runs by mean. Target ≤ 2×,
+  judged on both.
 
 | Platform | Tick µs median | 1000 taps → snapshot µs | Snapshot bytes | Snapshots / frames at 50 taps/s | Round trip µs median: comlink vs raw | Round trip µs mean: comlink vs raw |
 |---|---|---|---|---|---|---|
 ${row('Node 20', node)}
 ${row('Chromium', browser)}
 ${row('Chromium, 4× CPU throttle', throttled)}
+
+Load average at the start of the run: ${loadAtStart}; at the end: ${loadavg()[0]!.toFixed(1)} (2 cores shared with the whole team,
+so round-trip means and p99s move between runs).
 
 requestAnimationFrame inside the Chromium dedicated worker: ${browser.micro.workerHasRaf ? 'available (snapshots follow display frames)' : 'not available (the 16 ms timer coalesces snapshots)'}.
 CDP CPU throttling slows the page's main thread; whether Chromium applies it to dedicated workers too shows in the throttled tick
