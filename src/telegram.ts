@@ -78,7 +78,7 @@ export const initTelegram = (): void => {
 
 /** Shows the native back button calling `onBack`, or hides it. Returns the cleanup. */
 export const bindBackButton = (visible: boolean, onBack: () => void): (() => void) => {
-  if (!supports('6.1')) return () => undefined;
+  // No version check here: the SDK's BackButton itself warns and does nothing before Bot API 6.1.
   const button = app.BackButton;
   if (!visible) {
     button.hide();

@@ -124,3 +124,36 @@ describe('shell', () => {
     });
   });
 });
+
+describe('native back button', () => {
+  type BackButton = { show(): void; hide(): void; onClick(cb: () => void): void; offClick(cb: () => void): void };
+  const backButton = () => (window as unknown as { Telegram: { WebApp: { BackButton: BackButton } } }).Telegram.WebApp.BackButton;
+
+  it('shows on every route except /, and goes back one step', async () => {
+    const button = backButton();
+    const show = vi.spyOn(button, 'show');
+    const hide = vi.spyOn(button, 'hide');
+    let handler: (() => void) | null = null;
+    vi.spyOn(button, 'onClick').mockImplementation((cb) => void (handler = cb));
+    vi.spyOn(button, 'offClick').mockImplementation(() => void (handler = null));
+    try {
+      const { router } = await mountApp('/');
+      await findText('satoshi_fan');
+      expect(hide).toHaveBeenCalled();
+      expect(show).not.toHaveBeenCalled();
+      await click(await find('a[href="/leaderboard"]'));
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/leaderboard'));
+      await vi.waitFor(() => expect(show).toHaveBeenCalled());
+      expect(handler).not.toBeNull();
+      await click(await find('a[href="/earn"]'));
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/earn'));
+      handler!();
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/leaderboard'));
+      handler!();
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+      await vi.waitFor(() => expect(hide.mock.calls.length).toBeGreaterThan(1));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
