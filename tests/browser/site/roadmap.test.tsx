@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Roadmap } from '../../../src/site/landing/roadmap.tsx';
 import '../../../src/site/site.css';
 import '../../../src/site/landing/landing.css';
 import { cleanup, render } from './render.tsx';
 
-afterEach(cleanup);
+afterEach(async () => {
+  await cleanup();
+  vi.unstubAllGlobals();
+});
 
 const active = (host: HTMLElement): string[] =>
   [...host.querySelectorAll('li[data-active="true"]')].map((li) => li.querySelector('h3')!.textContent!);
@@ -44,12 +47,24 @@ describe('landing roadmap', () => {
     const host = await render(<Roadmap now={new Date(2026, 0, 1)} />);
     const track = host.querySelector<HTMLOListElement>('.roadmap-track')!;
     expect(track.scrollWidth - track.clientWidth).toBeGreaterThan(800);
+    // Smooth scrolling on a busy machine can take a while: poll generously.
+    const at = (px: number) => expect.poll(() => track.scrollLeft, { timeout: 5_000 }).toBe(px);
     button(host, 'Future').click();
-    await expect.poll(() => track.scrollLeft).toBe(400);
+    await at(400);
     button(host, 'Future').click();
-    await expect.poll(() => track.scrollLeft).toBe(800);
+    await at(800);
     button(host, 'Past').click();
-    await expect.poll(() => track.scrollLeft).toBe(400);
+    await at(400);
+  });
+
+  it('steps without animation for visitors who prefer reduced motion', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+    const host = await render(<Roadmap now={new Date(2026, 0, 1)} />);
+    const track = host.querySelector<HTMLOListElement>('.roadmap-track')!;
+    button(host, 'Future').click();
+    expect(track.scrollLeft).toBe(400);
+    button(host, 'Past').click();
+    expect(track.scrollLeft).toBe(0);
   });
 
   it('shows arrows only on a phone, with the names kept for screen readers', async () => {
