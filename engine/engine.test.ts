@@ -306,4 +306,18 @@ describe('engine', () => {
     engine.stop();
     expect(time.pending).toBe(0);
   });
+
+  it('resolves start() when stopped while the first status call is backing off', async () => {
+    const time = new ManualTime();
+    const server = new FakeServer(time);
+    server.offline = true;
+    const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
+    let resolved = false;
+    void engine.start().then(() => (resolved = true));
+    await time.advance(engineTiming.retryBaseMs);
+    engine.stop();
+    await time.advance(0);
+    expect(resolved).toBe(true);
+    expect(engine.ready).toBe(false);
+  });
 });

@@ -87,6 +87,7 @@ export class Engine implements GameActions {
   private claimQueued = false;
   private started = false;
   private timersStarted = false;
+  private wakeStart: () => void = () => undefined;
   private stopped = false;
 
   constructor(private readonly deps: EngineDeps) {
@@ -107,6 +108,7 @@ export class Engine implements GameActions {
     this.stopped = true;
     this.timers.stop();
     this.listeners.clear();
+    this.wakeStart(); // a start() still backing off resolves instead of waiting forever
   }
 
   /** Calls `listener` with a snapshot at most once per frame while something changed. */
@@ -329,7 +331,10 @@ export class Engine implements GameActions {
         this.noteFailure(error);
         if (this.stopped) return;
         const delay = Math.min(engineTiming.retryMaxMs, engineTiming.retryBaseMs * 2 ** attempt);
-        await new Promise<void>((resolve) => this.timers.set('status', delay, resolve));
+        await new Promise<void>((resolve) => {
+          this.wakeStart = resolve;
+          this.timers.set('status', delay, resolve);
+        });
       }
     }
   }
