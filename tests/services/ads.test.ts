@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPrefix } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
+import { adsgramRewardUrl, sendAdsgramReward } from '../fakes/adsgram-driver.ts';
 import { backends, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const adsTaskId = 5;
@@ -121,6 +123,18 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ credited: '0', numberOfDone: 1 });
     expect((await claim(u, token)).statusCode).toBe(409);
+    expect(money((await moneyOf(h.db, u)).balance).eq(adsReward)).toBe(true);
+  });
+
+  it('takes Adsgram’s callback over real HTTP, crediting a repeated one once', async () => {
+    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const rewardUrl = adsgramRewardUrl(`${address}${apiPrefix}`, callbackKey);
+    const u = await h.newPlayer();
+    await startWatch(u);
+    const first = await sendAdsgramReward(rewardUrl, u);
+    expect(first).toEqual({ status: 200, body: { credited: adsReward } });
+    expect((await sendAdsgramReward(rewardUrl, u)).body).toMatchObject({ credited: '0' });
+    expect((await sendAdsgramReward(adsgramRewardUrl(`${address}${apiPrefix}`, 'guess'), u)).status).toBe(403);
     expect(money((await moneyOf(h.db, u)).balance).eq(adsReward)).toBe(true);
   });
 
