@@ -27,14 +27,14 @@ export const cleanup = async (): Promise<void> => {
 /** Lets pending promises and React updates settle. */
 export const settle = (): Promise<void> => act(async () => new Promise((r) => setTimeout(r, 0)));
 
-/** Settles until `check` passes (at most ~2 s); unlike vi.waitFor it never advances fake timers. */
+/** Settles until `check` passes (at most ~5 s); unlike vi.waitFor it never advances fake timers. */
 export const until = async (check: () => void): Promise<void> => {
   for (let i = 0; ; i++) {
     try {
       check();
       return;
     } catch (error) {
-      if (i >= 200) throw error;
+      if (i >= 500) throw error;
       await act(async () => new Promise((r) => setTimeout(r, 10)));
     }
   }

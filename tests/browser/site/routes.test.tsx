@@ -35,7 +35,7 @@ describe('public routes', () => {
     'sends %s to the bot when there is no init data',
     async (path) => {
       const { leave } = await visit(path);
-      await vi.waitFor(() => expect(leave).toHaveBeenCalledWith(`https://t.me/${config.botUsername}`));
+      await vi.waitFor(() => expect(leave).toHaveBeenCalledWith(`https://t.me/${config.botUsername}`), { timeout: 5_000 });
       expect(botLink()).toBe(`https://t.me/${config.botUsername}`);
     },
   );
@@ -60,16 +60,16 @@ describe('public routes', () => {
 
   it('renders the privacy policy with its 8 sections', async () => {
     const { host } = await visit('/policy');
-    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Privacy Policy'));
+    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Privacy Policy'), { timeout: 5_000 });
     expect(host.querySelectorAll('article section h2')).toHaveLength(8);
     expect(host.textContent).toContain('under 13');
     expect(host.textContent).toContain('within 30 days');
-    await vi.waitFor(() => expect(document.title).toBe('Privacy Policy — MONEY'));
+    await vi.waitFor(() => expect(document.title).toBe('Privacy Policy — MONEY'), { timeout: 5_000 });
   });
 
   it('renders the terms of use with their 13 sections', async () => {
     const { host } = await visit('/terms');
-    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Terms of Use'));
+    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Terms of Use'), { timeout: 5_000 });
     expect(host.querySelectorAll('article section h2')).toHaveLength(13);
     expect(host.textContent).toContain('Seychelles');
     expect(host.textContent).toContain("30 days' notice");
@@ -78,7 +78,7 @@ describe('public routes', () => {
   it('moves focus to the new page heading after following a footer link', async () => {
     const { host } = await visit('/');
     host.querySelector<HTMLAnchorElement>('footer a[href="/terms"]')!.click();
-    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Terms of Use'));
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Terms of Use'), { timeout: 5_000 });
     expect(document.activeElement?.tagName).toBe('H1');
   });
 

@@ -34,7 +34,7 @@ describe('landing stats tiles', () => {
   it('shows the three numbers with a plus sign in compact form once loaded', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json(200, stats)));
     const host = await render(<StatsTiles />);
-    await vi.waitFor(() => expect(host.querySelectorAll('[data-testid="stat-skeleton"]')).toHaveLength(0));
+    await vi.waitFor(() => expect(host.querySelectorAll('[data-testid="stat-skeleton"]')).toHaveLength(0), { timeout: 5_000 });
     expect(tiles(host)).toEqual({ 'Total Clicks': '+1.2M', 'Total Clickers': '+999', 'Total $MONEY': '+98.1B' });
     expect(host.querySelector('.stats')!.getAttribute('aria-busy')).toBe('false');
   });
@@ -44,7 +44,7 @@ describe('landing stats tiles', () => {
     const fetch = vi.fn(async () => json(200, stats)).mockResolvedValueOnce(json(200, stats)).mockResolvedValue(json(500, { message: 'boom' }));
     vi.stubGlobal('fetch', fetch);
     const host = await render(<StatsTiles refreshMs={20} />);
-    await vi.waitFor(() => expect(fetch.mock.calls.length).toBeGreaterThanOrEqual(3));
+    await vi.waitFor(() => expect(fetch.mock.calls.length).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
     await settle();
     expect(error).toHaveBeenCalledWith(new Error('Network response was not ok'));
     expect(tiles(host)).toEqual({ 'Total Clicks': '+1.2M', 'Total Clickers': '+999', 'Total $MONEY': '+98.1B' });
@@ -54,7 +54,7 @@ describe('landing stats tiles', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.stubGlobal('fetch', vi.fn(async () => json(503, {})));
     const host = await render(<StatsTiles />);
-    await vi.waitFor(() => expect(tiles(host)).toEqual({ 'Total Clicks': '+0', 'Total Clickers': '+0', 'Total $MONEY': '+0' }));
+    await vi.waitFor(() => expect(tiles(host)).toEqual({ 'Total Clicks': '+0', 'Total Clickers': '+0', 'Total $MONEY': '+0' }), { timeout: 5_000 });
     expect(error).toHaveBeenCalledWith(new Error('Network response was not ok'));
     expect(host.textContent).not.toContain('Network response was not ok');
   });
