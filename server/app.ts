@@ -56,7 +56,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      // 3.1: nullable fields are written as type arrays (`['string', 'null']`), as JSON Schema does.
+      openapi: '3.1.0',
       info: { title: 'MONEY airdrop API', version: '1.0.0', description: 'Tap-to-earn clicker API (spec §7). Amounts are decimal strings.' },
       components: {
         securitySchemes: {
