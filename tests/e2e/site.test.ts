@@ -75,6 +75,16 @@ describe.each(dbKinds)('public site, real server on %s', (kind) => {
     await page.close();
   });
 
+  it('the site and demo launch links printed at start work', async () => {
+    const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(server.output())?.[1] ?? '';
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(printed('Site'));
+    await page.getByText('Exclusively on TON').first().waitFor();
+    await page.goto(printed('Demo launch'));
+    await page.getByRole('button', { name: "Let's get rewarded" }).waitFor();
+    await page.close();
+  });
+
   it('serves the policy and the terms as their own routes', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.base}/policy`);
