@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { initTelegram, shareText, shareUrl, startParam } from '../../../src/telegram.ts';
 import '../../../src/mini-app/styles/base.css';
 
@@ -15,7 +15,26 @@ afterAll(() => {
   root.removeAttribute('style');
 });
 
+type WebApp = { ready(): void; expand(): void; disableVerticalSwipes(): void; isVersionAtLeast(v: string): boolean };
+const webApp = () => (window as unknown as { Telegram: { WebApp: WebApp } }).Telegram.WebApp;
+
 describe('telegram', () => {
+  it('calls ready(), expand() and, on clients that have it, disableVerticalSwipes()', () => {
+    const app = webApp();
+    const ready = vi.spyOn(app, 'ready');
+    const expand = vi.spyOn(app, 'expand');
+    const noSwipes = vi.spyOn(app, 'disableVerticalSwipes').mockImplementation(() => undefined);
+    vi.spyOn(app, 'isVersionAtLeast').mockReturnValue(true);
+    try {
+      initTelegram();
+      expect(ready).toHaveBeenCalledOnce();
+      expect(expand).toHaveBeenCalledOnce();
+      expect(noSwipes).toHaveBeenCalledOnce();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('maps theme params to CSS variables, and the scheme onto <html data-theme>, light and dark', () => {
     initTelegram();
     sendTheme({ bg_color: '#17212b', text_color: '#f5f5f5', hint_color: '#708499', section_bg_color: '#232e3c' });
