@@ -87,8 +87,10 @@ const main = async (): Promise<void> => {
       clearTimeout(force);
       console.log(`Stopped (${steps.join(', ')}).`);
     })());
+  // `on`, not `once`: a process manager and npm may both deliver the signal (systemd signals the
+  // whole group, npm forwards it), and a second one must not kill a shutdown half-way.
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    process.once(signal, () => {
+    process.on(signal, () => {
       shutdown(signal).then(
         () => process.exit(0),
         (err: unknown) => {
