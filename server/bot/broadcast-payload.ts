@@ -21,6 +21,9 @@ export interface Broadcast {
 
 export type BroadcastParse = { ok: true; broadcast: Broadcast } | { ok: false; field: string; message: string };
 
+/** PostgreSQL text and jsonb cannot store U+0000; such a body would fail at the INSERT (a 500). */
+const hasNul = (s: string): boolean => s.includes('\u0000');
+
 const isLink = (s: string, httpsOnly: boolean): boolean => {
   try {
     const u = new URL(s);
@@ -35,6 +38,7 @@ export const parseBroadcast = (body: unknown): BroadcastParse => {
   const { message, btns } = body as { message?: unknown; btns?: unknown };
   if (typeof message !== 'string' || message.trim() === '') return { ok: false, field: 'message', message: 'message is required' };
   if (message.length > maxMessageLength) return { ok: false, field: 'message', message: `message is longer than ${maxMessageLength} characters` };
+  if (hasNul(message)) return { ok: false, field: 'message', message: 'message must not contain NUL characters' };
   if (btns !== undefined && !Array.isArray(btns)) return { ok: false, field: 'btns', message: 'btns must be a list' };
   const list = (btns ?? []) as unknown[];
   if (list.length > maxButtons) return { ok: false, field: 'btns', message: `at most ${maxButtons} buttons` };
@@ -43,10 +47,10 @@ export const parseBroadcast = (body: unknown): BroadcastParse => {
     const b = (raw ?? {}) as Partial<Record<keyof SendMessageButton, unknown>>;
     const kind = typeof b.btnType === 'string' ? b.btnType.toLowerCase() : '';
     if (kind !== 'url' && kind !== 'web_app') return { ok: false, field: `btns[${i}].btnType`, message: 'btnType must be url or web_app' };
-    if (typeof b.btnText !== 'string' || b.btnText.trim() === '' || b.btnText.length > maxButtonTextLength) {
+    if (typeof b.btnText !== 'string' || b.btnText.trim() === '' || b.btnText.length > maxButtonTextLength || hasNul(b.btnText)) {
       return { ok: false, field: `btns[${i}].btnText`, message: `btnText must be 1–${maxButtonTextLength} characters` };
     }
-    if (typeof b.btnLink !== 'string' || !isLink(b.btnLink, kind === 'web_app')) {
+    if (typeof b.btnLink !== 'string' || hasNul(b.btnLink) || !isLink(b.btnLink, kind === 'web_app')) {
       return { ok: false, field: `btns[${i}].btnLink`, message: kind === 'web_app' ? 'btnLink must be an https URL' : 'btnLink must be an https, http or tg URL' };
     }
     buttons.push(kind === 'url' ? { text: b.btnText, url: b.btnLink } : { text: b.btnText, web_app: { url: b.btnLink } });

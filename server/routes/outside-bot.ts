@@ -61,7 +61,8 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         summary: 'Progress of a broadcast: sent, failed, uncertain, remaining',
         tags: ['bot', 'public'],
         headers: apiKeyHeader,
-        params: { type: 'object', properties: { broadcastId: { type: 'integer', minimum: 1 } }, required: ['broadcastId'] },
+        // The maximum keeps the id inside BIGINT (and exact in JS), so a huge one is a 400, not a 500.
+        params: { type: 'object', properties: { broadcastId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['broadcastId'] },
         response: { 200: progressSchema },
       },
     },

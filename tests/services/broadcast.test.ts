@@ -93,6 +93,10 @@ describe.each(backends)('broadcast (%s)', (backend) => {
       [{ message: 'hi', btns: [{ btnType: 'phone', btnText: 'a', btnLink: 'https://a.example' }] }, 'btns[0].btnType'],
       [{ message: 'hi', btns: [{ btnType: 'url', btnText: '', btnLink: 'https://a.example' }] }, 'btns[0].btnText'],
       [{ message: 'hi', btns: [good.btns[0], { btnType: 'web_app', btnText: 'Play', btnLink: 'http://a.example' }] }, 'btns[1].btnLink'],
+      // PostgreSQL text and jsonb cannot hold U+0000: a 400, not a 500 from the INSERT.
+      [{ message: 'hi\u0000there' }, 'message'],
+      [{ message: 'hi', btns: [{ btnType: 'url', btnText: 'a\u0000b', btnLink: 'https://a.example' }] }, 'btns[0].btnText'],
+      [{ message: 'hi', btns: [{ btnType: 'url', btnText: 'a', btnLink: 'https://a.example/x\u0000y' }] }, 'btns[0].btnLink'],
     ];
     for (const [body, field] of cases) {
       const r = await send(body);
@@ -101,6 +105,10 @@ describe.each(backends)('broadcast (%s)', (backend) => {
     }
     expect((await h.db.query('SELECT 1 FROM broadcasts')).rows).toHaveLength(0);
     expect((await h.call('GET', '/public/send-telemss/1', null, { headers: keyHeader })).statusCode).toBe(404);
+    // An id past BIGINT is a 400 naming it, not a 500 from the query.
+    const huge = await h.call('GET', '/public/send-telemss/99999999999999999999', null, { headers: keyHeader });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().field).toBe('broadcastId');
   });
 
   it('reaches each of 1,000 users exactly once across a restart and a crash, honouring 429', async () => {
