@@ -36,4 +36,12 @@ describe('pending taps', () => {
     expect(pending.cut(() => 'y')).toEqual({ batchId: 'y', seq: 8, click: 2 });
     expect(pending.record()).toEqual({ batches: [{ batchId: 'x', seq: 7, click: 4 }, { batchId: 'y', seq: 8, click: 2 }], unsent: 0 });
   });
+
+  it('survives a stored record of another shape (keeping what is readable) instead of throwing at start', () => {
+    const pending = new PendingTaps();
+    expect(() => pending.restore({ batches: null, unsent: 3 } as never)).not.toThrow();
+    expect(() => pending.restore('garbage' as never)).not.toThrow();
+    expect(pending.batches).toEqual([]);
+    expect(pending.unsent).toBe(3);
+  });
 });

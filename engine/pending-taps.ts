@@ -60,8 +60,10 @@ export class PendingTaps {
 
   /** Adds what a previous session left (its batches keep their ids; new seqs continue after them). */
   restore(record: PendingTapsRecord | null): void {
-    if (!record) return;
-    for (const b of record.batches) {
+    // The store may hold anything (another app version, a damaged write): an unreadable record must
+    // not stop the game from starting, so only its well-formed parts are taken.
+    if (typeof record !== 'object' || record === null) return;
+    for (const b of Array.isArray(record.batches) ? record.batches : []) {
       if (!isBatch(b) || this.queue.some((q) => q.batchId === b.batchId)) continue;
       this.queue.push({ batchId: b.batchId, seq: b.seq, click: b.click });
       this.nextSeq = Math.max(this.nextSeq, b.seq + 1);
