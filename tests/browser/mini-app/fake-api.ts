@@ -209,6 +209,13 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
     case 'POST /update-ref-level':
       s.refLevel = Number(query.level);
       return json(s);
+    case 'GET /social-login':
+      if (!query.redirect_to) return error(400, 'redirect_to is required', 'redirect_to');
+      return json({ authUrl: `https://x.com/i/oauth2/authorize?state=s1&redirect_uri=${encodeURIComponent(query.redirect_to)}` });
+    case 'GET /check-x-connect':
+      s.twUsername = 'new_x_name';
+      s.twAge = 900;
+      return json({ twUsername: s.twUsername, twAge: s.twAge, twAvatar: null, pendingClaimReward: '0' });
     case 'POST /referral':
       return json({ ok: true });
     case 'POST /set-predict-wallet-coming':

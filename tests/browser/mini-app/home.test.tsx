@@ -81,3 +81,24 @@ describe('home', () => {
     await findToast('Something went wrong, please try again later!');
   });
 });
+
+describe('profile card: X account', () => {
+  it('opens X sign-in from "Connect X", then shows the account after "I connected"', async () => {
+    const opened: string[] = [];
+    const open = vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+    try {
+      const { state } = await mountApp('/', { status: demoStatus({ twUsername: null, twAge: 0 }) });
+      await click(await button('Open profile'));
+      await click(await button('Connect X'));
+      await vi.waitFor(() => expect(opened[0]).toMatch(/^https:\/\/x\.com\/i\/oauth2\/authorize/));
+      expect(state.calls.find((c) => c.path === '/social-login')?.query.redirect_to).toBe(location.href);
+      await click(await button('I connected'));
+      await findText('@new_x_name');
+    } finally {
+      open.mockRestore();
+    }
+  });
+});

@@ -59,6 +59,24 @@ describe('onboarding', () => {
     expect(localStorage.getItem(currentSectionKey)).toBeNull();
   });
 
+  it('shares the referral link from step 4', async () => {
+    localStorage.setItem(currentSectionKey, '4');
+    const opened: string[] = [];
+    const open = vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+    try {
+      await mountApp('/', newUser());
+      const share = await button('Share');
+      await vi.waitFor(() => expect(share.disabled).toBe(false));
+      await click(share);
+      expect(new URL(opened[0]!).searchParams.get('url')).toBe('https://t.me/money_clicker_bot/app?startapp=Ab3dE9');
+    } finally {
+      open.mockRestore();
+    }
+  });
+
   it('claims the Easter egg once, then says "You have claimed reward!"', async () => {
     localStorage.setItem(currentSectionKey, '4');
     await mountApp('/', newUser());
