@@ -83,8 +83,7 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     }
     expect((await h.call('GET', '/start-watch-ads', u)).statusCode).toBe(409);
     expect(money((await moneyOf(h.db, u)).balance).eq(money(adsReward).times(10))).toBe(true);
-    const p = await adsProgress(u);
-    if (p !== null) expect(p).toMatchObject({ numberOfDone: 10, hasDone: true });
+    expect(await adsProgress(u)).toMatchObject({ numberOfDone: 10, hasDone: true });
     h.clock.advance(24 * 60 * 60 * 1000);
     const next = await claim(u, await startWatch(u));
     expect(next.json()).toMatchObject({ numberOfDone: 1, hasDone: false });
@@ -136,6 +135,19 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     expect((await sendAdsgramReward(rewardUrl, u)).body).toMatchObject({ credited: '0' });
     expect((await sendAdsgramReward(adsgramRewardUrl(`${address}${apiPrefix}`, 'guess'), u)).status).toBe(403);
     expect(money((await moneyOf(h.db, u)).balance).eq(adsReward)).toBe(true);
+  });
+
+  it('credits one watch once when two client claims and the callback arrive at the same moment', async () => {
+    const u = await h.newPlayer();
+    const token = await startWatch(u);
+    const answers = await Promise.all([claim(u, token), claim(u, token), callback(String(u), callbackKey), callback(String(u), callbackKey)]);
+    const credited = answers.filter((r) => r.statusCode === 200).map((r) => money(r.json<{ credited: string }>().credited));
+    expect(credited.reduce((a, b) => a.plus(b), money(0)).eq(adsReward)).toBe(true);
+    expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(1);
+    const m = await moneyOf(h.db, u);
+    expect(money(m.balance).eq(adsReward)).toBe(true);
+    expect(money(m.ledger).eq(m.balance)).toBe(true);
+    expect(await adsProgress(u)).toMatchObject({ numberOfDone: 1 });
   });
 
   it('credits nothing for a callback without a started watch', async () => {
