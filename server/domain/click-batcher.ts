@@ -32,9 +32,11 @@ export interface ClickBatcherOptions {
 }
 
 /**
- * Group commit for POST /click: concurrent batches are applied in one transaction with one
- * UPDATE for all their players, and each request is answered only after its group committed.
- * Rows are locked in id order (FOR UPDATE), so groups and other routes never lose an update.
+ * Group commit for POST /click: concurrent batches are applied in one statement for all their
+ * players (`applyGroupUnlocked`: compare-and-swap, no row locks, two round trips), and each request
+ * is answered only after its group committed. A player is in at most one group in flight, and a
+ * row another route changed meanwhile fails the swap and is redone under FOR UPDATE, so no update
+ * is lost.
  */
 export class ClickBatcher {
   private queue: Pending[] = [];
@@ -87,7 +89,7 @@ export class ClickBatcher {
 
   private async run(group: Pending[]): Promise<void> {
     try {
-      const answers = await transaction(this.db, (tx) => applyGroup(tx, group, () => this.clock.now()));
+      const answers = await applyGroupUnlocked(this.db, group, () => this.clock.now());
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
       for (const p of group) p.reject(err);
@@ -95,43 +97,51 @@ export class ClickBatcher {
   }
 }
 
-/** Applies one group of click batches in the caller's transaction; answers in request order. */
-export const applyGroup = async (
-  tx: Queryable,
-  group: readonly Omit<Pending, 'resolve' | 'reject'>[],
-  now: number | (() => number),
-): Promise<ClickAnswer[]> => {
+/** A group's reads: each player's row and the batchIds of this group they already have. */
+interface GroupRead {
+  rows: Map<number, UserRow>;
+  seen: Map<string, number>;
+}
+
+/** What one group writes: the players' new state, the new batchIds and their ledger rows. */
+interface GroupPlan {
+  results: { accepted: number; replay: boolean; userId: number }[];
+  /** Players whose row changes, with the values read (the compare-and-swap's expectation). */
+  changed: Map<number, UserRow>;
+  before: Map<number, UserRow>;
+  newBatches: { userId: number; batchId: string; requested: number; accepted: number }[];
+  ledger: { userId: number; amount: string; reference: string | null }[];
+}
+
+const readSql = (lock: boolean): string =>
+  `SELECT u.*, (SELECT json_object_agg(b.batch_id, b.accepted) FROM click_batches b
+                WHERE b.user_id = u.id AND b.batch_id = ANY($2::text[])) AS seen
+   FROM users u WHERE u.id = ANY($1::bigint[]) ORDER BY u.id${lock ? ' FOR UPDATE OF u' : ''}`;
+
+const readGroup = async (q: Queryable, group: readonly Omit<Pending, 'resolve' | 'reject'>[], lock: boolean): Promise<GroupRead> => {
   const ids = [...new Set(group.map((p) => p.userId))].sort((a, b) => a - b);
-  const withBatch = group.filter((p) => p.batchId !== null);
-  // One read: the players' rows, locked in id order, each with the batchIds of this group it already has.
-  const locked = await tx.query<UserRow & { seen: Record<string, number> | null }>(
-    `SELECT u.*, (SELECT json_object_agg(b.batch_id, b.accepted) FROM click_batches b
-                  WHERE b.user_id = u.id AND b.batch_id = ANY($2::text[])) AS seen
-     FROM users u WHERE u.id = ANY($1::bigint[]) ORDER BY u.id FOR UPDATE OF u`,
-    [ids, [...new Set(withBatch.map((p) => p.batchId!))]],
-  );
-  // The time is read once the rows are locked, so it is never earlier than a write we waited for.
-  const nowMs = typeof now === 'number' ? now : now();
+  const batchIds = [...new Set(group.flatMap((p) => (p.batchId === null ? [] : [p.batchId])))];
+  const r = await q.query<UserRow & { seen: Record<string, number> | null }>(readSql(lock), [ids, batchIds]);
   const rows = new Map<number, UserRow>();
   const seen = new Map<string, number>();
-  for (const { seen: prior, ...row } of locked.rows) {
+  for (const { seen: prior, ...row } of r.rows) {
     rows.set(row.id, row);
     for (const [batchId, accepted] of Object.entries(prior ?? {})) seen.set(`${row.id}:${batchId}`, accepted);
   }
+  return { rows, seen };
+};
 
-  const before = new Map([...rows].map(([id, r]) => [id, r.total_earn]));
-  const changed = new Set<number>();
-  const newBatches: { userId: number; batchId: string; requested: number; accepted: number }[] = [];
-  const ledger: { userId: number; amount: string; reference: string | null }[] = [];
-  const results: { accepted: number; replay: boolean; userId: number }[] = [];
-
+/** Runs the engine rule over a group in request order, mutating `read.rows` to the state after it. */
+const planGroup = (read: GroupRead, group: readonly Omit<Pending, 'resolve' | 'reject'>[], nowMs: number): GroupPlan => {
+  const { rows, seen } = read;
+  const plan: GroupPlan = { results: [], changed: new Map(), before: new Map(), newBatches: [], ledger: [] };
   for (const p of group) {
     const row = rows.get(p.userId);
     if (row === undefined) throw new Error(`click for unknown user ${p.userId}`);
     const key = p.batchId === null ? null : `${p.userId}:${p.batchId}`;
     const first = key === null ? undefined : seen.get(key);
     if (first !== undefined) {
-      results.push({ accepted: first, replay: true, userId: p.userId });
+      plan.results.push({ accepted: first, replay: true, userId: p.userId });
       continue;
     }
     const out = applyTaps(
@@ -140,24 +150,57 @@ export const applyGroup = async (
       nowMs,
     );
     if (out.accepted > 0) {
+      if (!plan.before.has(p.userId)) plan.before.set(p.userId, { ...row });
       row.energy = out.energy;
       row.energy_at_ms = out.energyAtMs;
       row.tap_clock_ms = out.tapClockMs;
       row.total_click += out.accepted;
+      // earned is an integer number of dollars (accepted × click value), so this stays exact.
       row.total_earn = toWire(money(row.total_earn).plus(out.earned));
-      changed.add(p.userId);
-      ledger.push({ userId: p.userId, amount: String(out.earned), reference: p.batchId });
+      plan.changed.set(p.userId, row);
+      plan.ledger.push({ userId: p.userId, amount: String(out.earned), reference: p.batchId });
     }
     if (key !== null) {
       seen.set(key, out.accepted);
-      newBatches.push({ userId: p.userId, batchId: p.batchId!, requested: p.click, accepted: out.accepted });
+      plan.newBatches.push({ userId: p.userId, batchId: p.batchId!, requested: p.click, accepted: out.accepted });
     }
-    results.push({ accepted: out.accepted, replay: false, userId: p.userId });
+    plan.results.push({ accepted: out.accepted, replay: false, userId: p.userId });
   }
+  return plan;
+};
+
+/** True when a player of the plan crosses the $100 that releases a pending invite bonus. */
+const crossesInviteThreshold = (plan: GroupPlan): boolean => {
+  const threshold = money(economy.pendingFriendThresholdDollars);
+  for (const [id, row] of plan.changed) {
+    if (row.referred_by !== null && money(plan.before.get(id)!.total_earn).lt(threshold) && money(row.total_earn).gte(threshold)) return true;
+  }
+  return false;
+};
+
+const answersOf = (plan: GroupPlan, rowOf: (id: number) => UserRow, nowMs: number): ClickAnswer[] =>
+  plan.results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: { ...rowOf(r.userId) }, nowMs }));
+
+/**
+ * Applies one group of click batches in the caller's transaction, rows locked in id order (FOR
+ * UPDATE); answers in request order. The fallback of `applyGroupUnlocked`, and the path that
+ * releases a pending invite bonus in the same transaction as the click that earns it.
+ */
+export const applyGroup = async (
+  tx: Queryable,
+  group: readonly Omit<Pending, 'resolve' | 'reject'>[],
+  now: number | (() => number),
+): Promise<ClickAnswer[]> => {
+  const read = await readGroup(tx, group, true);
+  // The time is read once the rows are locked, so it is never earlier than a write we waited for.
+  const nowMs = typeof now === 'number' ? now : now();
+  const plan = planGroup(read, group, nowMs);
+  const rows = read.rows;
 
   // One write: the players' new state, the new batchIds and their ledger rows.
-  if (changed.size > 0 || newBatches.length > 0) {
-    const c = [...changed].map((id) => rows.get(id)!);
+  if (plan.changed.size > 0 || plan.newBatches.length > 0) {
+    const c = [...plan.changed.values()];
+    const { newBatches, ledger } = plan;
     await tx.query(
       `WITH upd AS (
          UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
@@ -180,17 +223,85 @@ export const applyGroup = async (
 
   // A friend whose clicks take totalEarn to $100 releases the pending invite bonus (rare).
   const threshold = money(economy.pendingFriendThresholdDollars);
-  for (const id of changed) {
-    const row = rows.get(id)!;
-    if (row.referred_by !== null && money(before.get(id)!).lt(threshold) && money(row.total_earn).gte(threshold)) {
+  for (const [id, row] of plan.changed) {
+    if (row.referred_by !== null && money(plan.before.get(id)!.total_earn).lt(threshold) && money(row.total_earn).gte(threshold)) {
       if (await settleInviteBonus(tx, id, nowMs)) {
         const fresh = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
         rows.set(id, fresh.rows[0]!);
       }
     }
   }
+  return answersOf(plan, (id) => rows.get(id)!, nowMs);
+};
 
-  return results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: { ...rows.get(r.userId)! }, nowMs }));
+/**
+ * The same group in two autocommitted statements and no row locks: a plain read, then one
+ * statement that updates each changed player only if every column the rule read is unchanged
+ * (compare-and-swap) and inserts the batchIds and ledger rows of the players it updated. Players
+ * whose row moved in between (another route wrote it) go through the locked `applyGroup`; so does
+ * the whole group when a click would release an invite bonus, or when the statement fails.
+ */
+export const applyGroupUnlocked = async (
+  db: Db,
+  group: readonly Omit<Pending, 'resolve' | 'reject'>[],
+  now: () => number,
+): Promise<ClickAnswer[]> => {
+  const locked = (g: readonly Omit<Pending, 'resolve' | 'reject'>[]) => transaction(db, (tx) => applyGroup(tx, g, now));
+  const read = await readGroup(db, group, false);
+  // Read after the rows: a write committed before our read had an earlier clock.
+  const nowMs = now();
+  const plan = planGroup(read, group, nowMs);
+  if (crossesInviteThreshold(plan)) return locked(group);
+  if (plan.changed.size === 0 && plan.newBatches.length === 0) return answersOf(plan, (id) => read.rows.get(id)!, nowMs);
+
+  const c = [...plan.changed.values()];
+  const o = c.map((r) => plan.before.get(r.id)!);
+  const { newBatches, ledger } = plan;
+  let updated: UserRow[];
+  try {
+    updated = (
+      await db.query<UserRow>(
+        `WITH v AS (
+           SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[],
+                                $7::numeric[], $8::bigint[], $9::int[], $10::bigint[], $11::bigint[], $12::int[], $13::int[])
+             AS v(id, earn, clicks, energy, eat, tc, o_earn, o_clicks, o_energy, o_eat, o_tc, o_el, o_fl)
+         ), upd AS (
+           UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
+           FROM v WHERE u.id = v.id AND u.total_earn = v.o_earn AND u.total_click = v.o_clicks AND u.energy = v.o_energy
+             AND u.energy_at_ms = v.o_eat AND u.tap_clock_ms = v.o_tc AND u.energy_level = v.o_el AND u.finger_level = v.o_fl
+           RETURNING u.*
+         ), bat AS (
+           INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
+           SELECT b.u, b.id, b.req, b.acc, $14::bigint FROM unnest($15::bigint[], $16::text[], $17::int[], $18::int[]) AS b(u, id, req, acc)
+           WHERE b.u NOT IN (SELECT id FROM v) OR b.u IN (SELECT id FROM upd)
+         ), led AS (
+           INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+           SELECT l.u, 'DOLLAR', l.a, 'click', l.r, $14::bigint FROM unnest($19::bigint[], $20::numeric[], $21::text[]) AS l(u, a, r)
+           WHERE l.u IN (SELECT id FROM upd)
+         ) SELECT * FROM upd`,
+        [
+          c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
+          o.map((r) => r.total_earn), o.map((r) => r.total_click), o.map((r) => r.energy), o.map((r) => r.energy_at_ms), o.map((r) => r.tap_clock_ms), o.map((r) => r.energy_level), o.map((r) => r.finger_level),
+          nowMs,
+          newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted),
+          ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
+        ],
+      )
+    ).rows;
+  } catch {
+    // The statement is atomic: if it committed before the error reached us, the locked path
+    // finds its batchIds and answers them as replays with the first answer's count.
+    return locked(group);
+  }
+  const fresh = new Map(updated.map((r) => [r.id, r]));
+  const lost = new Set(c.filter((r) => !fresh.has(r.id)).map((r) => r.id));
+  const answers = answersOf(plan, (id) => fresh.get(id) ?? read.rows.get(id)!, nowMs);
+  if (lost.size === 0) return answers;
+  // Players whose row another route changed since our read: nothing of theirs was written; run them again, locked.
+  const redo = group.map((p, i) => ({ p, i })).filter(({ p }) => lost.has(p.userId));
+  const again = await locked(redo.map(({ p }) => p));
+  redo.forEach(({ i }, k) => (answers[i] = again[k]!));
+  return answers;
 };
 
 /**
