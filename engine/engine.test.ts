@@ -4,6 +4,7 @@ import { economy } from './economy.ts';
 import { Engine, engineTiming, genericFailureMessage, noEnergyMessage, upgradeSuccessMessage, type EngineDeps } from './engine.ts';
 import { money } from './money.ts';
 import { passiveAccrued, passivePerSecond } from './passive.ts';
+import type { TapStore } from './ports.ts';
 import type { EngineSnapshot } from './snapshot.ts';
 import { counterIds, FakeServer, type FakeServerOptions } from './testing/fake-server.ts';
 import { ManualTime } from './testing/manual-time.ts';
@@ -212,17 +213,46 @@ describe('engine', () => {
     await first.time.advance(300);
     first.engine.tap(2);
     await first.time.advance(engineTiming.persistDelayMs);
-    expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3 }], unsent: 2 });
+    // The unsent taps are saved with the id they will be sent under.
+    expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3 }], unsent: 2, next: { batchId: 'b2', seq: 2 } });
     first.engine.stop();
 
     const second = await setup({ store, ids: counterIds('n') });
     await second.time.advance(0);
     expect(clicks(second.server).map((c) => c.body)).toEqual([
       { click: 3, batchId: 'b1', seq: 1 },
-      { click: 2, batchId: 'n1', seq: 2 },
+      { click: 2, batchId: 'b2', seq: 2 },
     ]);
     expect(second.server.totalClick).toBe(5);
     expect(store.record).toEqual({ batches: [], unsent: 0 });
+  });
+
+  it('does not count taps twice when the page dies after a batch is sent but before its cut is saved', async () => {
+    const time = new ManualTime();
+    const server = new FakeServer(time, { scheduler: time });
+    const store = new MemoryTapStore();
+    let closing = false;
+    // Once the page is closing, writes never land (the worker is killed mid-write).
+    const dying: TapStore = { load: () => store.load(), save: (r) => (closing ? new Promise<void>(() => undefined) : store.save(r)) };
+    const first = new Engine({ clock: time, scheduler: time, transport: server, store: dying, newId: counterIds('a') });
+    const started = first.start();
+    await time.advance(0);
+    await started;
+    first.tap(5);
+    await time.advance(engineTiming.persistDelayMs);
+    expect(store.record).toMatchObject({ batches: [], unsent: 5 });
+    closing = true;
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(server.totalClick).toBe(5);
+    first.stop();
+
+    const second = new Engine({ clock: time, scheduler: time, transport: server, store, newId: counterIds('b') });
+    const restarted = second.start();
+    await time.advance(0);
+    await restarted;
+    await time.advance(engineTiming.retryMaxMs);
+    expect(server.totalClick).toBe(5);
+    expect(second.getSnapshot()).toMatchObject({ pendingTaps: 0, totalClick: 5 });
   });
 
   it('drops a batch the server refuses as bad input (4xx) and reloads the status', async () => {

@@ -308,7 +308,7 @@ export class Engine implements GameActions {
     this.timers.clear('persist');
     // A stopped engine (the page reloading) must not overwrite what its successor writes.
     if (this.stopped) return;
-    const record = this.pending.record();
+    const record = this.pending.record(this.deps.newId);
     // Writes are chained so an older record never lands after a newer one.
     this.saving = this.saving.then(() => this.deps.store.save(record)).catch(() => undefined);
   }

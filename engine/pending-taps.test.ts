@@ -37,6 +37,25 @@ describe('pending taps', () => {
     expect(pending.record()).toEqual({ batches: [{ batchId: 'x', seq: 7, click: 4 }, { batchId: 'y', seq: 8, click: 2 }], unsent: 0 });
   });
 
+  it('saves unsent taps with the id and seq they will be cut under, and a restore keeps them', () => {
+    const pending = new PendingTaps();
+    const ids = counterIds();
+    pending.add(4);
+    const saved = pending.record(ids);
+    expect(saved).toEqual({ batches: [], unsent: 4, next: { batchId: 'b1', seq: 1 } });
+    pending.add(1);
+    expect(pending.record(ids).next).toEqual({ batchId: 'b1', seq: 1 });
+    expect(pending.cut(ids)).toEqual({ batchId: 'b1', seq: 1, click: 5 });
+    expect(pending.record(ids)).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 5 }], unsent: 0 });
+
+    // A reload from the older record resends the same id: the server credits b1 at most once.
+    const reloaded = new PendingTaps();
+    reloaded.restore(saved);
+    expect(reloaded.cut(counterIds('n'))).toEqual({ batchId: 'b1', seq: 1, click: 4 });
+    reloaded.add(2);
+    expect(reloaded.cut(counterIds('n'))).toEqual({ batchId: 'n1', seq: 2, click: 2 });
+  });
+
   it('survives a stored record of another shape (keeping what is readable) instead of throwing at start', () => {
     const pending = new PendingTaps();
     expect(() => pending.restore({ batches: null, unsent: 3 } as never)).not.toThrow();

@@ -9,6 +9,8 @@ export class PendingTaps {
   private unsentTaps = 0;
   private queue: TapBatch[] = [];
   private nextSeq = 1;
+  /** The id and seq promised to the unsent taps by a saved record (see PendingTapsRecord.next). */
+  private reserved: { batchId: string; seq: number } | null = null;
 
   /** Every tap not yet acknowledged: the unsent ones and those in batches. */
   get count(): number {
@@ -39,7 +41,9 @@ export class PendingTaps {
   /** Cuts the unsent taps into a new batch at the end of the queue; null when there are none. */
   cut(newId: IdGenerator): TapBatch | null {
     if (this.unsentTaps === 0) return null;
-    const batch: TapBatch = { batchId: newId(), seq: this.nextSeq++, click: this.unsentTaps };
+    const { batchId, seq } = this.reserved ?? { batchId: newId(), seq: this.nextSeq++ };
+    const batch: TapBatch = { batchId, seq, click: this.unsentTaps };
+    this.reserved = null;
     this.unsentTaps = 0;
     this.queue.push(batch);
     return batch;
@@ -53,9 +57,16 @@ export class PendingTaps {
     return true;
   }
 
-  /** What to persist so the taps survive a reload. */
-  record(): PendingTapsRecord {
-    return { batches: this.queue.map((b) => ({ ...b })), unsent: this.unsentTaps };
+  /**
+   * What to persist so the taps survive a reload. With `newId`, unsent taps get the batchId and seq
+   * they will be cut under, saved with them, so a batch sent before its record landed is not sent
+   * again under a new id after a reload (which would count its taps twice).
+   */
+  record(newId?: IdGenerator): PendingTapsRecord {
+    const record: PendingTapsRecord = { batches: this.queue.map((b) => ({ ...b })), unsent: this.unsentTaps };
+    if (this.unsentTaps > 0 && newId) this.reserved ??= { batchId: newId(), seq: this.nextSeq++ };
+    if (this.unsentTaps > 0 && this.reserved) record.next = { ...this.reserved };
+    return record;
   }
 
   /** Adds what a previous session left (its batches keep their ids; new seqs continue after them). */
@@ -68,7 +79,22 @@ export class PendingTaps {
       this.queue.push({ batchId: b.batchId, seq: b.seq, click: b.click });
       this.nextSeq = Math.max(this.nextSeq, b.seq + 1);
     }
-    if (Number.isInteger(record.unsent) && record.unsent > 0) this.unsentTaps += record.unsent;
+    if (Number.isInteger(record.unsent) && record.unsent > 0) {
+      const next = record.next;
+      const reusable =
+        this.unsentTaps === 0 &&
+        this.reserved === null &&
+        typeof next === 'object' &&
+        next !== null &&
+        typeof next.batchId === 'string' &&
+        Number.isInteger(next.seq) &&
+        !this.queue.some((q) => q.batchId === next.batchId);
+      if (reusable) {
+        this.reserved = { batchId: next.batchId, seq: next.seq };
+        this.nextSeq = Math.max(this.nextSeq, next.seq + 1);
+      }
+      this.unsentTaps += record.unsent;
+    }
   }
 }
 

@@ -58,6 +58,12 @@ export interface TapBatch {
 export interface PendingTapsRecord {
   batches: TapBatch[];
   unsent: number;
+  /**
+   * The batchId and seq the unsent taps will be sent under. If the page dies after they were sent
+   * but before the record of that batch was saved, the next start resends them under the same id,
+   * which the server credits at most once.
+   */
+  next?: { batchId: string; seq: number };
 }
 
 /** Keeps unacknowledged taps across reloads (IndexedDB in the browser, memory elsewhere). */
