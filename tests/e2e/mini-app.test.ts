@@ -98,7 +98,14 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByRole('button', { name: "Let's get rewarded" }).click();
     // Step 2: the three bars fill at 1% per 30 ms; Continue is enabled at 100.
     const cont = page.getByRole('button', { name: 'Continue' });
-    await expect(cont.isEnabled({ timeout: 100 })).resolves.toBe(false);
+    await cont.waitFor();
+    // Read the button and the bars in one go: Continue is enabled exactly when the bars reach 100.
+    const early = await page.evaluate(() => ({
+      disabled: [...document.querySelectorAll('button')].find((b) => b.textContent === 'Continue')?.disabled,
+      percents: [...document.querySelectorAll('[role="progressbar"]')].map((b) => Number(b.getAttribute('aria-valuenow'))),
+    }));
+    expect(early.percents).toHaveLength(3);
+    expect(early.disabled).toBe(early.percents.some((p) => p < 100));
     await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent === 'Continue' && !b.disabled), null, { timeout: 15_000 });
     await cont.click();
     await page.getByText('Congratulations').waitFor();
