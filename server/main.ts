@@ -50,6 +50,11 @@ const main = async (): Promise<void> => {
     const services = createOutsideServices({ db, config: runConfig, clock });
     app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
+    // For the proxy and the process manager: up, and the database answers (503 while closing).
+    app.get('/healthz', async () => {
+      await db.query('SELECT 1');
+      return { ok: true };
+    });
     if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
     if (testClock !== undefined) registerTestClock(app, testClock);
     await app.listen({ port: config.PORT, host: config.HOST });

@@ -85,6 +85,12 @@ describe.each(dbKinds)('public site, real server on %s', (kind) => {
     await page.close();
   });
 
+  it('answers the health check', async () => {
+    const res = await fetch(`${server.base}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
   it('serves the policy and the terms as their own routes', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.base}/policy`);
