@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { playerOf } from '../auth/authenticate.ts';
 import { loadTask } from '../domain/tasks.ts';
-import { badRequest, forbidden, unavailable } from '../http/errors.ts';
+import { ApiError, badRequest, forbidden, notFound, unavailable } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../services/ads-rewards.ts';
@@ -46,7 +46,10 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       requireSecret();
       const { taskId, encryptData } = request.body as { taskId: number; encryptData: string };
       const player = playerOf(request);
-      const task = await loadTask(ctx.db, taskId);
+      // loadTask names /claim-task's query parameter (task_id); here the field is the body's taskId.
+      const task = await loadTask(ctx.db, taskId).catch((err: unknown) => {
+        throw err instanceof ApiError && err.status === 404 ? notFound(`Task ${taskId} not found`, 'taskId') : err;
+      });
       if (task.type !== 'ADS') throw badRequest(`Task ${taskId} is not an ads task`, 'taskId');
       const token = decodeEncryptData(encryptData);
       if (token === null) throw badRequest('encryptData must be base64 of the token from /start-watch-ads', 'encryptData');

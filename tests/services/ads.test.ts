@@ -62,6 +62,10 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     expect((await claim(u, `${id}.${nonce}.${Number(exp) + 60_000}.${sig}`)).statusCode).toBe(400);
     expect((await claim(other, token)).statusCode).toBe(403);
     expect((await claim(u, token, 1)).json().field).toBe('taskId');
+    // An unknown task names the body's field, taskId (not the query parameter of /claim-task).
+    const unknown = await claim(u, token, 999_999);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().field).toBe('taskId');
     const bad = await h.call('POST', '/claim-ads-reward', u, { body: { taskId: adsTaskId, encryptData: '%%%' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().field).toBe('encryptData');
