@@ -67,8 +67,9 @@ describe('engine worker in Chromium', () => {
     startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
     await expect.poll(() => clickCalls().length).toBeGreaterThan(0);
     expect(clickCalls()[0]!.body).toEqual(lost);
+    // The signals start from the empty snapshot, so wait for the acknowledged total, not for 0 pending.
+    await expect.poll(() => $totalClick.value).toBe(4);
     await expect.poll(() => $pendingTaps.value).toBe(0);
-    expect($totalClick.value).toBe(4);
     expect($online.value).toBe(true);
   });
 
@@ -77,20 +78,18 @@ describe('engine worker in Chromium', () => {
     await expect.poll(() => $ready.value).toBe(true);
     let writes = 0;
     const stop = effect(() => void ($totalClick.value, writes++));
-    let frames = 0;
-    let counting = true;
-    const countFrames = () => {
-      frames++;
-      if (counting) requestAnimationFrame(countFrames);
-    };
-    requestAnimationFrame(countFrames);
+    // A hidden or busy test page throttles its own requestAnimationFrame, so the bound is the
+    // 60 Hz frame budget over the elapsed time. Each 20 ms step sends 2 taps (multi-touch): without
+    // coalescing that would be 100 writes (all 100 energy), well above the ~60 frames of the run.
+    const started = performance.now();
     for (let i = 0; i < 50; i++) {
-      void game.tap(1);
+      for (let finger = 0; finger < 2; finger++) void game.tap(1);
       await new Promise((r) => setTimeout(r, 20));
     }
-    await expect.poll(() => $totalClick.value).toBe(50);
-    counting = false;
+    await expect.poll(() => $totalClick.value).toBe(100);
+    const frames = (performance.now() - started) / (1_000 / 60);
     stop();
-    expect(writes - 1).toBeLessThanOrEqual(frames + 1);
+    expect(writes - 1).toBeLessThanOrEqual(Math.ceil(frames) + 1);
+    expect(writes - 1).toBeLessThan(100);
   });
 });
