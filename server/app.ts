@@ -1,3 +1,4 @@
+import { withRedaction } from './log-redaction.ts';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { apiPrefix } from '../engine/api-types.ts';
@@ -34,7 +35,8 @@ export interface AppDeps {
  */
 export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Request logs never carry the secrets some callbacks put in the query string.
+    logger: withRedaction(deps.logger),
     // Prototype poisoning in JSON is refused, not stripped.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
