@@ -5,6 +5,7 @@
  * UTC day across all processes: job_runs is claimed with one conditional upsert.
  */
 import type { Db } from '../db/db.ts';
+import { pruneClickBatches } from '../domain/click-batcher.ts';
 
 export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().slice(0, 10);
 
@@ -19,6 +20,8 @@ export interface DailyResetResult {
   adSessionsRemoved: number;
   captchaTokensRemoved: number;
   xStatesRemoved: number;
+  /** Click batch ids older than the idempotency window (7 days) no longer need their first answer. */
+  clickBatchesRemoved: number;
 }
 
 /** Claims today's run for `job`; true when this caller is the one to run it. */
@@ -34,8 +37,9 @@ export const claimDailyRun = async (db: Db, job: string, nowMs: number, force = 
 
 export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<DailyResetResult> => {
   const day = utcDay(nowMs);
-  const none = { day, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0 };
+  const none = { day, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0, clickBatchesRemoved: 0 };
   if (!(await claimDailyRun(db, 'daily-reset', nowMs, opts.force))) return { ran: false, ...none };
+  const clickBatchesRemoved = await pruneClickBatches(db, nowMs);
   return db.transaction(async (tx) => {
     const daily = await tx.query(
       `DELETE FROM task_completions c USING tasks t
@@ -52,6 +56,7 @@ export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boole
       adSessionsRemoved: ads.rowCount,
       captchaTokensRemoved: captcha.rowCount,
       xStatesRemoved: states.rowCount,
+      clickBatchesRemoved,
     };
   });
 };

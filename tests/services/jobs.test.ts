@@ -52,4 +52,17 @@ describe.each(backends)('scheduled jobs (%s)', (backend) => {
     expect([x.ran, y.ran].sort()).toEqual([false, true]);
     expect((await runDailyReset(h.db, h.clock.now())).ran).toBe(false);
   });
+
+  it('prunes click batch ids older than the 7-day idempotency window, keeping recent ones', async () => {
+    const u = await h.newPlayer();
+    const click = (batchId: string) => h.call('POST', '/click', u, { body: { click: 1, batchId, seq: 1 } });
+    expect((await click('old-batch')).statusCode).toBe(200);
+    h.clock.advance(8 * 24 * 60 * 60 * 1000);
+    expect((await click('new-batch')).statusCode).toBe(200);
+    const ids = async () => (await h.db.query<{ batch_id: string }>('SELECT batch_id FROM click_batches WHERE user_id = $1', [u])).rows.map((r) => r.batch_id);
+    expect((await ids()).sort()).toEqual(['new-batch', 'old-batch']);
+    const r = await runDailyReset(h.db, h.clock.now(), { force: true });
+    expect(r.clickBatchesRemoved).toBeGreaterThanOrEqual(1);
+    expect(await ids()).toEqual(['new-batch']);
+  });
 });
