@@ -45,6 +45,8 @@ export class ClickBatcher {
   private readonly concurrency: number;
   /** Users in groups now committing: their next requests wait for the following group. */
   private readonly busy = new Set<number>();
+  /** Each player's row as our last group left it: a hint the swap checks, never trusted alone. */
+  private readonly known = new RowCache(100_000);
 
   constructor(
     private readonly db: Db,
@@ -89,11 +91,29 @@ export class ClickBatcher {
 
   private async run(group: Pending[]): Promise<void> {
     try {
-      const answers = await applyGroupUnlocked(this.db, group, () => this.clock.now());
+      const answers = await applyGroupCached(this.db, group, () => this.clock.now(), this.known);
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
+      for (const p of group) this.known.delete(p.userId);
       for (const p of group) p.reject(err);
     }
+  }
+}
+
+/** A bounded map of user rows (oldest entry dropped first). */
+export class RowCache {
+  private readonly map = new Map<number, UserRow>();
+  constructor(private readonly limit: number) {}
+  get(id: number): UserRow | undefined {
+    return this.map.get(id);
+  }
+  set(id: number, row: UserRow): void {
+    this.map.delete(id);
+    this.map.set(id, row);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as number);
+  }
+  delete(id: number): void {
+    this.map.delete(id);
   }
 }
 
@@ -301,6 +321,103 @@ export const applyGroupUnlocked = async (
   const redo = group.map((p, i) => ({ p, i })).filter(({ p }) => lost.has(p.userId));
   const again = await locked(redo.map(({ p }) => p));
   redo.forEach(({ i }, k) => (answers[i] = again[k]!));
+  return answers;
+};
+
+type Click = Omit<Pending, 'resolve' | 'reject'>;
+
+/**
+ * One round trip for players whose row we know from our last group: the rule runs on the cached
+ * row and one statement swaps in the result only if the stored row still has every value the rule
+ * read (and the same referrer) and none of the batchIds is stored yet. Anyone else, anyone the
+ * swap refused, and players whose taps were all refused (their answer needs a fresh row) take
+ * `applyGroupUnlocked`. Updates `cache` with every answer's row.
+ */
+export const applyGroupCached = async (db: Db, group: readonly Click[], now: () => number, cache: RowCache): Promise<ClickAnswer[]> => {
+  const answers: ClickAnswer[] = new Array(group.length);
+  const indexed = group.map((p, i) => ({ p, i }));
+  const nowMs = now();
+  const planFor = (part: typeof indexed) => {
+    const rows = new Map<number, UserRow>();
+    for (const { p } of part) if (!rows.has(p.userId)) rows.set(p.userId, { ...cache.get(p.userId)! });
+    return planGroup({ rows, seen: new Map() }, part.map(({ p }) => p), nowMs);
+  };
+  let fast = indexed.filter(({ p }) => cache.get(p.userId) !== undefined);
+  let plan = planFor(fast);
+  const idle = new Set(fast.filter(({ p }) => !plan.changed.has(p.userId)).map(({ p }) => p.userId));
+  if (idle.size > 0) {
+    fast = fast.filter(({ p }) => !idle.has(p.userId));
+    plan = planFor(fast);
+  }
+  if (crossesInviteThreshold(plan)) {
+    fast = [];
+    plan = planFor(fast);
+  }
+  const fastIds = new Set(fast.map(({ p }) => p.userId));
+  const slowPart = indexed.filter(({ p }) => !fastIds.has(p.userId));
+
+  const viaRead = async (part: typeof indexed) => {
+    if (part.length === 0) return;
+    const out = await applyGroupUnlocked(db, part.map(({ p }) => p), now);
+    part.forEach(({ i }, k) => (answers[i] = out[k]!));
+  };
+  const swap = async () => {
+    if (fast.length === 0) return;
+    const c = [...plan.changed.values()];
+    const o = c.map((r) => plan.before.get(r.id)!);
+    const { newBatches, ledger } = plan;
+    const bids = new Map<number, string[]>();
+    for (const b of newBatches) bids.set(b.userId, [...(bids.get(b.userId) ?? []), b.batchId]);
+    let updated: UserRow[];
+    try {
+      updated = (
+        await db.query<UserRow>(
+          `WITH v AS (
+             SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[],
+                                  $7::numeric[], $8::bigint[], $9::int[], $10::bigint[], $11::bigint[], $12::int[], $13::int[], $22::bigint[], $23::text[])
+               AS v(id, earn, clicks, energy, eat, tc, o_earn, o_clicks, o_energy, o_eat, o_tc, o_el, o_fl, o_ref, bids)
+           ), upd AS (
+             UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
+             FROM v WHERE u.id = v.id AND u.total_earn = v.o_earn AND u.total_click = v.o_clicks AND u.energy = v.o_energy
+               AND u.energy_at_ms = v.o_eat AND u.tap_clock_ms = v.o_tc AND u.energy_level = v.o_el AND u.finger_level = v.o_fl
+               AND u.referred_by IS NOT DISTINCT FROM v.o_ref
+               AND NOT EXISTS (SELECT 1 FROM click_batches s WHERE s.user_id = v.id AND s.batch_id = ANY(string_to_array(v.bids, ',')))
+             RETURNING u.*
+           ), bat AS (
+             INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
+             SELECT b.u, b.id, b.req, b.acc, $14::bigint FROM unnest($15::bigint[], $16::text[], $17::int[], $18::int[]) AS b(u, id, req, acc)
+             WHERE b.u IN (SELECT id FROM upd)
+           ), led AS (
+             INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+             SELECT l.u, 'DOLLAR', l.a, 'click', l.r, $14::bigint FROM unnest($19::bigint[], $20::numeric[], $21::text[]) AS l(u, a, r)
+             WHERE l.u IN (SELECT id FROM upd)
+           ) SELECT * FROM upd`,
+          [
+            c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
+            o.map((r) => r.total_earn), o.map((r) => r.total_click), o.map((r) => r.energy), o.map((r) => r.energy_at_ms), o.map((r) => r.tap_clock_ms), o.map((r) => r.energy_level), o.map((r) => r.finger_level),
+            nowMs,
+            newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted),
+            ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
+            o.map((r) => r.referred_by),
+            // Each player's batchIds of this group, comma-joined (the batchId pattern has no comma).
+            c.map((r) => bids.get(r.id)?.join(',') ?? ''),
+          ],
+        )
+      ).rows;
+    } catch {
+      // Atomic: if it did commit, the read path finds the batchIds and answers them as replays.
+      return viaRead(fast);
+    }
+    const fresh = new Map(updated.map((r) => [r.id, r]));
+    // plan.results is in the order of `fast`.
+    fast.forEach(({ p, i }, k) => {
+      const row = fresh.get(p.userId);
+      if (row !== undefined) answers[i] = { accepted: plan.results[k]!.accepted, replay: plan.results[k]!.replay, row: { ...row }, nowMs };
+    });
+    await viaRead(fast.filter(({ p }) => !fresh.has(p.userId)));
+  };
+  await Promise.all([swap(), viaRead(slowPart)]);
+  for (const a of group.map((p, i) => ({ p, a: answers[i]! }))) cache.set(a.p.userId, a.a.row);
   return answers;
 };
 

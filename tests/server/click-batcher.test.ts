@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../../server/db/db.ts';
-import { applyGroupUnlocked } from '../../server/domain/click-batcher.ts';
+import { applyGroupCached, applyGroupUnlocked, RowCache } from '../../server/domain/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 
@@ -86,6 +86,33 @@ describe.each(backends)('click groups without row locks (%s)', (backend) => {
     expect(again.map((x) => [x.accepted, x.replay])).toEqual([[4, true], [6, true]]);
     expect((await stored(moved)).total_click).toBe(4);
     expect((await stored(still)).total_click).toBe(6);
+  });
+
+  it('with a cached row: one swap when nothing moved; a stale row or a stored batchId falls back to the read path', async () => {
+    const [a, b] = [await player(), await player()];
+    const cache = new RowCache(10);
+    const now = () => h.clock.now();
+    // First group: nothing cached, so the read path runs and fills the cache.
+    const first = await applyGroupCached(h.db, [{ userId: a, click: 2, batchId: 'c1' }, { userId: b, click: 3, batchId: 'c2' }], now, cache);
+    expect(first.map((x) => x.accepted)).toEqual([2, 3]);
+    expect(cache.get(a)?.total_click).toBe(2);
+    // Another route moves a's row (balance and a level) behind the cache's back.
+    await setBalances(h.db, a, { totalEarn: '500' });
+    await h.db.query('UPDATE users SET energy_level = energy_level + 1 WHERE id = $1', [a]);
+    h.clock.advance(1_000);
+    const second = await applyGroupCached(h.db, [{ userId: a, click: 4, batchId: 'c3' }, { userId: b, click: 5, batchId: 'c4' }], now, cache);
+    expect(second.map((x) => [x.accepted, x.replay])).toEqual([[4, false], [5, false]]);
+    expect(second[0]!.row.total_earn).toBe('504');
+    expect(second[0]!.row.energy_level).toBe(economy.startingEnergyLevel + 1);
+    const sa = await stored(a);
+    expect([sa.total_click, sa.total_earn, sa.energy_level]).toEqual([6, '504', economy.startingEnergyLevel + 1]);
+    expect((await stored(b)).total_click).toBe(8);
+    // A batchId already stored, with a cached row that is current: answered as the first answer, nothing credited.
+    h.clock.advance(1_000);
+    const replay = await applyGroupCached(h.db, [{ userId: b, click: 9, batchId: 'c2' }], now, cache);
+    expect(replay.map((x) => [x.accepted, x.replay])).toEqual([[3, true]]);
+    expect((await stored(b)).total_click).toBe(8);
+    expect(await ledgerMatchesBalances(h.db, [a, b])).toBe(true);
   });
 
   it('answers over HTTP with the status after the swap', async () => {
