@@ -10,6 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -29,10 +30,13 @@ const players = 10_000;
 const firstId = 6_000_000_000;
 const botToken = '7000000009:AAbenchTOKENbenchTOKENbench_xyz';
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+// 25 connections × 4 pipelined = 100 requests in flight. Without pipelining one autocannon process
+// tops out near 4,000 requests/s on this machine even against a route that does nothing.
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 25);
+const pipelining = Number(process.env.BENCH_PIPELINING ?? 4);
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-type Target = 'postgres' | 'pglite' | 'memory';
+type Target = 'postgres' | 'pglite' | 'memory' | 'noop';
 
 // ---------------------------------------------------------------- server side (child process)
 
@@ -122,14 +126,35 @@ const memoryApp = () => {
   return { app, totalClicks: async () => clicks, measured };
 };
 
+/**
+ * The ceiling of this machine's HTTP stack and load generator: the same request (body schema,
+ * JSON answer of about the same size) with no auth, no rule and no storage.
+ */
+const noopApp = () => {
+  const app = Fastify({ logger: false });
+  const answer = JSON.stringify({ status: { filler: 'x'.repeat(900) }, accepted: 3 });
+  let n = 0;
+  app.post<{ Body: { click: number; batchId?: string } }>(
+    `${apiPrefix}/click`,
+    { schema: { body: { type: 'object', required: ['click'], properties: { click: { type: 'integer' }, batchId: { type: 'string' }, seq: { type: 'integer' } } } } },
+    async (request, reply) => {
+      n++;
+      return reply.type('application/json').send(`{"batchId":"${request.body.batchId}",${answer.slice(1)}`);
+    },
+  );
+  // Stores nothing: its row reports no taps (the lost/double columns do not apply).
+  void n;
+  return { app, totalClicks: async () => 0, measured: async () => ({}) as Record<string, number> };
+};
+
 const serve = async (target: Target) => {
   const nowMs = Date.now();
   let totalClicks: () => Promise<number>;
   let measured: () => Promise<Record<string, number>>;
   let close: () => Promise<void>;
   let app;
-  if (target === 'memory') {
-    const m = memoryApp();
+  if (target === 'memory' || target === 'noop') {
+    const m = target === 'memory' ? memoryApp() : noopApp();
     app = m.app;
     totalClicks = m.totalClicks;
     measured = m.measured;
@@ -154,6 +179,7 @@ const serve = async (target: Target) => {
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   process.on('message', async (m: string) => {
     if (m === 'total') process.send!({ total: await totalClicks() });
+    if (m === 'cpu') process.send!({ cpu: cpuMs(process.cpuUsage()) });
     if (m === 'batches') process.send!({ batches: await measured() });
     if (m === 'stop') {
       await close();
@@ -164,6 +190,25 @@ const serve = async (target: Target) => {
 };
 
 // ---------------------------------------------------------------- load generator (parent)
+
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1_000;
+
+/** CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc). */
+const postgresCpuMs = (): number => {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const f = stat.slice(close + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return ticks * 10; // USER_HZ = 100 on Linux
+};
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -201,6 +246,7 @@ const run = async (target: Target) => {
     autocannon({
       url: `http://127.0.0.1:${port}${apiPrefix}/click`,
       connections,
+      pipelining,
       ...limit,
       requests: [
         {
@@ -225,7 +271,9 @@ const run = async (target: Target) => {
   await load({ amount: players }, false);
   const before = await ask<number>(child, 'total');
   prefix = 'm';
+  const cpu0 = { gen: cpuMs(process.cpuUsage()), server: await ask<number>(child, 'cpu'), pg: postgresCpuMs() };
   const r = await load({ duration: durationS }, true);
+  const cpu = { gen: cpuMs(process.cpuUsage()) - cpu0.gen, server: (await ask<number>(child, 'cpu')) - cpu0.server, pg: postgresCpuMs() - cpu0.pg };
   // Requests cut off at the end may still commit: let them land before counting.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const after = await ask<number>(child, 'total');
@@ -252,12 +300,14 @@ const run = async (target: Target) => {
     // Taps counted in totalClick beyond the recorded batches would be double counting.
     doubled: after - before - storedInBatches,
     lost,
+    // CPU ms per 1,000 batches: load generator, server process, all PostgreSQL processes.
+    cpuPer1k: { gen: (cpu.gen / r.requests.total) * 1_000, server: (cpu.server / r.requests.total) * 1_000, pg: (cpu.pg / r.requests.total) * 1_000 },
   };
 };
 
 const main = async () => {
-  const targets = (process.env.BENCH_TARGETS?.split(',') as Target[] | undefined) ?? ['postgres', 'pglite', 'memory'];
-  const results = [];
+  const targets = (process.env.BENCH_TARGETS?.split(',') as Target[] | undefined) ?? ['postgres', 'pglite', 'memory', 'noop'];
+  const results: Awaited<ReturnType<typeof run>>[] = [];
   const loadBefore = loadavg()[0]!;
   for (const t of targets) {
     console.log(`bench:server → ${t} (${durationS} s, ${connections} connections, ${players} players)…`);
@@ -268,9 +318,18 @@ const main = async () => {
   const loadAfter = loadavg()[0]!;
   const memory = results.find((r) => r.target === 'memory');
   const pg = results.find((r) => r.target === 'postgres');
+  const noop = results.find((r) => r.target === 'noop');
+  const cores = cpus().length;
+  // If the cores did nothing else: batches/s = cores × 1,000 ms / CPU ms per batch (generator + server + PostgreSQL).
+  const cpuCells = (r: (typeof results)[number]) => {
+    const perBatch = (r.cpuPer1k.gen + r.cpuPer1k.server + r.cpuPer1k.pg) / 1_000;
+    return `${Math.round(r.cpuPer1k.gen)} / ${Math.round(r.cpuPer1k.server)} / ${Math.round(r.cpuPer1k.pg)} | ${Math.round((cores * 1_000) / perBatch)}`;
+  };
   const rows = results.map(
     (r) =>
-      `| ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | ${r.accepted} | ${r.stored} | ${r.lost} | ${r.doubled} | ${memory !== undefined ? (r.rps / memory.rps).toFixed(2) : '–'} |`,
+      r.target === 'noop'
+        ? `| noop (ceiling) | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | – | – | – | – | ${memory !== undefined ? (r.rps / memory.rps).toFixed(2) : '–'} | ${cpuCells(r)} |`
+        : `| ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | ${r.accepted} | ${r.stored} | ${r.lost} | ${r.doubled} | ${memory !== undefined ? (r.rps / memory.rps).toFixed(2) : '–'} | ${cpuCells(r)} |`,
   );
   const verdict =
     pg === undefined
@@ -280,13 +339,13 @@ const main = async () => {
     'server',
     `## API server: POST /click (\`npm run bench:server\`)
 
-autocannon, ${connections} connections, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores). "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. Grouped commits: concurrent batches share one transaction (one UPDATE for all their players, one INSERT of batch ids, one of ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map.
+autocannon, ${connections} connections${pipelining > 1 ? `, pipelining ${pipelining}` : ''}, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores). "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. CPU per batch is measured over the run (process.cpuUsage of generator and server, /proc of every postgres process); the last column divides the machine's cores by that sum, i.e. the best this setup could do with the whole machine to itself. Grouped commits: concurrent batches share one group, written by one autocommitted statement (a compare-and-swap UPDATE of all their players plus the INSERTs of their batch ids and ledger rows) after one plain read; each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map. "noop (ceiling)" is the same request against a Fastify route that only answers a constant ~1 KB body: what this machine's HTTP stack plus the load generator can do at all.
 
-| Storage | batches/s | p50 ms | p99 ms | requests | non-2xx/errors | taps accepted in answers | taps stored | lost | counted twice | ratio vs memory |
-|---|---|---|---|---|---|---|---|---|---|---|
+| Storage | batches/s | p50 ms | p99 ms | requests | non-2xx/errors | taps accepted in answers | taps stored | lost | counted twice | ratio vs memory | CPU ms per 1,000 batches: generator / server / PostgreSQL | batches/s if ${cores} idle cores did only this |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-${verdict}`,
+${verdict}${noop !== undefined ? ` The trivial route's ceiling on this machine at the same time was ${Math.round(noop.rps)} requests/s (p99 ${noop.p99} ms): no storage can make POST /click faster than that here.` : ''}`,
   );
 };
 
