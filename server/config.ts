@@ -1,16 +1,8 @@
 import { z } from 'zod';
+import { envFlag } from './env-flag.ts';
 import { outsideConfigShape } from './services/outside-config.ts';
 
-/** "1"/"true"/"yes" → true; "0"/"false"/"no"/"" → false (env flags are strings). */
-const flag = z
-  .union([z.boolean(), z.string().trim().toLowerCase()])
-  .transform((v, ctx) => {
-    if (typeof v === 'boolean') return v;
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
-    ctx.addIssue({ code: 'custom', message: `expected a boolean flag (1/0/true/false), got "${v}"` });
-    return z.NEVER;
-  });
+
 
 /** Empty strings in an env file mean "not set". */
 const optionalString = z
@@ -40,9 +32,9 @@ export const configSchema = z
     /** Maximum age of Telegram init data (`auth_date`), in seconds. */
     INIT_DATA_MAX_AGE_S: z.coerce.number().int().positive().max(365 * 86_400).default(86_400),
     /** Test mode: the launcher may give createApp a steppable clock instead of the system clock. */
-    TEST_MODE: flag.default(false),
+    TEST_MODE: envFlag.default(false),
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (used for captcha checks). */
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: envFlag.default(false),
     // Launch and the public config block (issue 8, server/main.ts and server/web).
     /** The port the site and the API share. */
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -61,7 +53,7 @@ export const configSchema = z
     /** Cloudflare Turnstile site key (public half); empty turns the captcha widget off. */
     TURNSTILE_SITE_KEY: z.string().trim().default(''),
     /** Serve dist/ as it is, even when it looks older than the sources (a deploy that ships a built client). */
-    SKIP_CLIENT_BUILD: flag.default(false),
+    SKIP_CLIENT_BUILD: envFlag.default(false),
     /** The Telegram user id that gets the story share in onboarding (§2). */
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.

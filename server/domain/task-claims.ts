@@ -5,24 +5,8 @@ import type { Queryable } from '../db/db.ts';
 import { badRequest, conflict, unavailable } from '../http/errors.ts';
 import type { OutsideServices } from '../services.ts';
 import { creditMoney } from './ledger.ts';
-import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';
+import { progressOf, recordTaskProgress, taskView, type Progress, type TaskRow } from './tasks.ts';
 import { loadUser, type UserRow } from './users.ts';
-
-/** The §3 Task of a row with a player's progress. */
-export const taskView = (t: TaskRow, p: Progress): Task => ({
-  id: t.id,
-  type: t.type,
-  handleType: t.handle_type,
-  title: t.title,
-  image: t.image,
-  desc: t.description,
-  link: t.link,
-  reward: t.reward,
-  isDaily: t.is_daily,
-  hasDone: p.hasDone,
-  numberOfDone: p.numberOfDone,
-  needsCaptcha: t.needs_captcha,
-});
 
 export interface ClaimInput {
   captchaToken?: string;

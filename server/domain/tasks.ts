@@ -121,6 +121,22 @@ const typeAliases: Record<string, readonly TaskType[]> = {
 
 export const taskTypeValues = taskTypes;
 
+/** The §3 Task of a row with a player's progress. */
+export const taskView = (t: TaskRow, p: Progress): Task => ({
+  id: t.id,
+  type: t.type,
+  handleType: t.handle_type,
+  title: t.title,
+  image: t.image,
+  desc: t.description,
+  link: t.link,
+  reward: toWire(t.reward),
+  isDaily: t.is_daily,
+  hasDone: p.hasDone,
+  numberOfDone: p.numberOfDone,
+  needsCaptcha: t.needs_captcha,
+});
+
 /** The tasks of a type with the player's progress in the current period (§3 Task). */
 export const listTasks = async (q: Queryable, userId: number, type: TaskType, nowMs: number): Promise<Task[]> => {
   const types = typeAliases[type] ?? [type];
@@ -133,18 +149,5 @@ export const listTasks = async (q: Queryable, userId: number, type: TaskType, no
      ORDER BY t.sort_order, t.id`,
     [userId, types, today],
   );
-  return r.rows.map((t) => ({
-    id: t.id,
-    type: t.type,
-    handleType: t.handle_type,
-    title: t.title,
-    image: t.image,
-    desc: t.description,
-    link: t.link,
-    reward: toWire(t.reward),
-    isDaily: t.is_daily,
-    hasDone: t.has_done ?? false,
-    numberOfDone: t.number_of_done ?? 0,
-    needsCaptcha: t.needs_captcha,
-  }));
+  return r.rows.map((t) => taskView(t, { hasDone: t.has_done ?? false, numberOfDone: t.number_of_done ?? 0 }));
 };

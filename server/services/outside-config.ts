@@ -6,19 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { envFlag } from '../env-flag.ts';
 import { apiPrefix } from '../../engine/api-types.ts';
 
 const text = z.string().trim().default('');
 const ms = (def: number) => z.coerce.number().int().positive().default(def);
-const onOff = z
-  .union([z.boolean(), z.string().trim().toLowerCase()])
-  .transform((v, ctx) => {
-    if (typeof v === 'boolean') return v;
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
-    ctx.addIssue({ code: 'custom', message: `expected a boolean flag (1/0/true/false), got "${v}"` });
-    return z.NEVER;
-  });
+
 const urlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('');
 
 export const outsideConfigShape = {
@@ -70,9 +63,9 @@ export const outsideConfigShape = {
   BROADCAST_IDLE_POLL_MS: ms(1_000),
   // Jobs
   /** GET /public/test-cron runs the jobs once only when this is on. */
-  ENABLE_TEST_CRON: onOff.default(false),
+  ENABLE_TEST_CRON: envFlag.default(false),
   /** Run the scheduled jobs in this process (turn off on all but one API process). */
-  JOBS_ENABLED: onOff.default(true),
+  JOBS_ENABLED: envFlag.default(true),
   STATS_REFRESH_MS: ms(60_000),
 };
 
