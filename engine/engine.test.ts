@@ -9,8 +9,8 @@ import type { EngineSnapshot } from './snapshot.ts';
 import { counterIds, FakeServer, type FakeServerOptions } from './testing/fake-server.ts';
 import { ManualTime } from './testing/manual-time.ts';
 
-const setup = async (options: FakeServerOptions & { store?: MemoryTapStore; ids?: () => string } = {}) => {
-  const time = new ManualTime();
+const setup = async (options: FakeServerOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number } = {}) => {
+  const time = new ManualTime(options.startMs);
   const server = new FakeServer(time, { scheduler: time, ...options });
   const store = options.store ?? new MemoryTapStore();
   const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds() };
@@ -56,6 +56,14 @@ describe('engine', () => {
     expect(snap().energy).toBe(498);
     await time.advance(60_000);
     expect(snap().energy).toBe(500);
+  });
+
+  it('starts a fresh 5 s regen phase at the first status, whatever the clock reads', async () => {
+    const { time, snap } = await setup({ startMs: 1_700_000_003_000, start: { availableEnergy: 742, energyLevel: 2 } });
+    await time.advance(4_999);
+    expect(snap().energy).toBe(742);
+    await time.advance(1);
+    expect(snap().energy).toBe(743);
   });
 
   it('pushes regen and passive income to subscribers on the 1 s tick, with no call in between', async () => {

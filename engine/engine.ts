@@ -351,6 +351,7 @@ export class Engine implements GameActions {
       status.fingerLevel !== this.fingerLevel ||
       status.energyLevel !== this.energyLevel ||
       !sameLevels(status.passiveEarnLevel, this.levels);
+    const firstStatus = !this.status;
     this.status = status;
     this.bankedEarn = money(status.totalEarn);
     this.totalClickBanked = status.totalClick;
@@ -362,9 +363,10 @@ export class Engine implements GameActions {
       this.perSecond = passivePerSecond(this.levels);
       this.perSecondMoney = money(this.perSecond);
     }
-    // Keep the local 5 s regen phase: the server's own phase is not on the wire.
+    // Keep the local 5 s regen phase: the server's own phase is not on the wire. The first status
+    // starts a fresh phase (the engine had none), so the first +1 comes a full 5 s later.
     const max = maxEnergy(this.energyLevel);
-    const phaseMs = this.energy < max ? Math.max(0, now - this.energyAtMs) % economy.energyRegenIntervalMs : 0;
+    const phaseMs = !firstStatus && this.energy < max ? Math.max(0, now - this.energyAtMs) % economy.energyRegenIntervalMs : 0;
     this.energy = Math.min(max, Math.max(0, status.availableEnergy - this.pending.count));
     this.energyAtMs = now - (this.energy < max ? phaseMs : 0);
     this.passiveSeconds = -1;
