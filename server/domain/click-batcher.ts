@@ -258,6 +258,60 @@ export const applyGroup = async (
 };
 
 /**
+ * The group write, one autocommitted statement: a compare-and-swap UPDATE of every changed player,
+ * applied only where the stored row still has every value the rule read, plus the INSERTs of the
+ * group's batch ids and ledger rows for the players it updated (on the read path also the batch ids
+ * of players whose taps were all refused, who have no row change). With `cachedBatchIds` (the cached
+ * path, whose rule ran on a remembered row) it also requires the same referrer and none of each
+ * player's batch ids stored yet. Returns the rows it updated; a player missing there was not written.
+ */
+const swapGroup = async (db: Db, plan: GroupPlan, nowMs: number, cachedBatchIds?: ReadonlyMap<number, readonly string[]>): Promise<UserRow[]> => {
+  const c = [...plan.changed.values()];
+  const o = c.map((r) => plan.before.get(r.id)!);
+  const { newBatches, ledger } = plan;
+  const cached = cachedBatchIds !== undefined;
+  const params: unknown[] = [
+    c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
+    o.map((r) => r.total_earn), o.map((r) => r.total_click), o.map((r) => r.energy), o.map((r) => r.energy_at_ms), o.map((r) => r.tap_clock_ms), o.map((r) => r.energy_level), o.map((r) => r.finger_level),
+    nowMs,
+    newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted),
+    ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
+  ];
+  // Each player's batchIds of this group, comma-joined (the batchId pattern has no comma).
+  if (cached) params.push(o.map((r) => r.referred_by), c.map((r) => cachedBatchIds.get(r.id)?.join(',') ?? ''));
+  const cachedColumns = cached ? ', $22::bigint[], $23::text[]' : '';
+  const cachedNames = cached ? ', o_ref, bids' : '';
+  const cachedGuards = cached
+    ? `
+         AND u.referred_by IS NOT DISTINCT FROM v.o_ref
+         AND NOT EXISTS (SELECT 1 FROM click_batches s WHERE s.user_id = v.id AND s.batch_id = ANY(string_to_array(v.bids, ',')))`
+    : '';
+  const batchesOf = cached ? 'b.u IN (SELECT id FROM upd)' : 'b.u NOT IN (SELECT id FROM v) OR b.u IN (SELECT id FROM upd)';
+  const result = await db.query<UserRow>(
+    `WITH v AS (
+       SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[],
+                            $7::numeric[], $8::bigint[], $9::int[], $10::bigint[], $11::bigint[], $12::int[], $13::int[]${cachedColumns})
+         AS v(id, earn, clicks, energy, eat, tc, o_earn, o_clicks, o_energy, o_eat, o_tc, o_el, o_fl${cachedNames})
+     ), upd AS (
+       UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
+       FROM v WHERE u.id = v.id AND u.total_earn = v.o_earn AND u.total_click = v.o_clicks AND u.energy = v.o_energy
+         AND u.energy_at_ms = v.o_eat AND u.tap_clock_ms = v.o_tc AND u.energy_level = v.o_el AND u.finger_level = v.o_fl${cachedGuards}
+       RETURNING u.*
+     ), bat AS (
+       INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
+       SELECT b.u, b.id, b.req, b.acc, $14::bigint FROM unnest($15::bigint[], $16::text[], $17::int[], $18::int[]) AS b(u, id, req, acc)
+       WHERE ${batchesOf}
+     ), led AS (
+       INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+       SELECT l.u, 'DOLLAR', l.a, 'click', l.r, $14::bigint FROM unnest($19::bigint[], $20::numeric[], $21::text[]) AS l(u, a, r)
+       WHERE l.u IN (SELECT id FROM upd)
+     ) SELECT * FROM upd`,
+    params,
+  );
+  return result.rows;
+};
+
+/**
  * The same group in two autocommitted statements and no row locks: a plain read, then one
  * statement that updates each changed player only if every column the rule read is unchanged
  * (compare-and-swap) and inserts the batchIds and ledger rows of the players it updated. Players
@@ -278,39 +332,9 @@ export const applyGroupUnlocked = async (
   if (plan.changed.size === 0 && plan.newBatches.length === 0) return answersOf(plan, (id) => read.rows.get(id)!, nowMs);
 
   const c = [...plan.changed.values()];
-  const o = c.map((r) => plan.before.get(r.id)!);
-  const { newBatches, ledger } = plan;
   let updated: UserRow[];
   try {
-    updated = (
-      await db.query<UserRow>(
-        `WITH v AS (
-           SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[],
-                                $7::numeric[], $8::bigint[], $9::int[], $10::bigint[], $11::bigint[], $12::int[], $13::int[])
-             AS v(id, earn, clicks, energy, eat, tc, o_earn, o_clicks, o_energy, o_eat, o_tc, o_el, o_fl)
-         ), upd AS (
-           UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
-           FROM v WHERE u.id = v.id AND u.total_earn = v.o_earn AND u.total_click = v.o_clicks AND u.energy = v.o_energy
-             AND u.energy_at_ms = v.o_eat AND u.tap_clock_ms = v.o_tc AND u.energy_level = v.o_el AND u.finger_level = v.o_fl
-           RETURNING u.*
-         ), bat AS (
-           INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
-           SELECT b.u, b.id, b.req, b.acc, $14::bigint FROM unnest($15::bigint[], $16::text[], $17::int[], $18::int[]) AS b(u, id, req, acc)
-           WHERE b.u NOT IN (SELECT id FROM v) OR b.u IN (SELECT id FROM upd)
-         ), led AS (
-           INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
-           SELECT l.u, 'DOLLAR', l.a, 'click', l.r, $14::bigint FROM unnest($19::bigint[], $20::numeric[], $21::text[]) AS l(u, a, r)
-           WHERE l.u IN (SELECT id FROM upd)
-         ) SELECT * FROM upd`,
-        [
-          c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
-          o.map((r) => r.total_earn), o.map((r) => r.total_click), o.map((r) => r.energy), o.map((r) => r.energy_at_ms), o.map((r) => r.tap_clock_ms), o.map((r) => r.energy_level), o.map((r) => r.finger_level),
-          nowMs,
-          newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted),
-          ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
-        ],
-      )
-    ).rows;
+    updated = await swapGroup(db, plan, nowMs);
   } catch {
     // The statement is atomic: if it committed before the error reached us, the locked path
     // finds its batchIds and answers them as replays with the first answer's count.
@@ -366,47 +390,11 @@ export const applyGroupCached = async (db: Db, group: readonly Click[], now: () 
   };
   const swap = async () => {
     if (fast.length === 0) return;
-    const c = [...plan.changed.values()];
-    const o = c.map((r) => plan.before.get(r.id)!);
-    const { newBatches, ledger } = plan;
     const bids = new Map<number, string[]>();
-    for (const b of newBatches) bids.set(b.userId, [...(bids.get(b.userId) ?? []), b.batchId]);
+    for (const b of plan.newBatches) bids.set(b.userId, [...(bids.get(b.userId) ?? []), b.batchId]);
     let updated: UserRow[];
     try {
-      updated = (
-        await db.query<UserRow>(
-          `WITH v AS (
-             SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[],
-                                  $7::numeric[], $8::bigint[], $9::int[], $10::bigint[], $11::bigint[], $12::int[], $13::int[], $22::bigint[], $23::text[])
-               AS v(id, earn, clicks, energy, eat, tc, o_earn, o_clicks, o_energy, o_eat, o_tc, o_el, o_fl, o_ref, bids)
-           ), upd AS (
-             UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
-             FROM v WHERE u.id = v.id AND u.total_earn = v.o_earn AND u.total_click = v.o_clicks AND u.energy = v.o_energy
-               AND u.energy_at_ms = v.o_eat AND u.tap_clock_ms = v.o_tc AND u.energy_level = v.o_el AND u.finger_level = v.o_fl
-               AND u.referred_by IS NOT DISTINCT FROM v.o_ref
-               AND NOT EXISTS (SELECT 1 FROM click_batches s WHERE s.user_id = v.id AND s.batch_id = ANY(string_to_array(v.bids, ',')))
-             RETURNING u.*
-           ), bat AS (
-             INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
-             SELECT b.u, b.id, b.req, b.acc, $14::bigint FROM unnest($15::bigint[], $16::text[], $17::int[], $18::int[]) AS b(u, id, req, acc)
-             WHERE b.u IN (SELECT id FROM upd)
-           ), led AS (
-             INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
-             SELECT l.u, 'DOLLAR', l.a, 'click', l.r, $14::bigint FROM unnest($19::bigint[], $20::numeric[], $21::text[]) AS l(u, a, r)
-             WHERE l.u IN (SELECT id FROM upd)
-           ) SELECT * FROM upd`,
-          [
-            c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms), c.map((r) => r.tap_clock_ms),
-            o.map((r) => r.total_earn), o.map((r) => r.total_click), o.map((r) => r.energy), o.map((r) => r.energy_at_ms), o.map((r) => r.tap_clock_ms), o.map((r) => r.energy_level), o.map((r) => r.finger_level),
-            nowMs,
-            newBatches.map((b) => b.userId), newBatches.map((b) => b.batchId), newBatches.map((b) => b.requested), newBatches.map((b) => b.accepted),
-            ledger.map((l) => l.userId), ledger.map((l) => l.amount), ledger.map((l) => l.reference),
-            o.map((r) => r.referred_by),
-            // Each player's batchIds of this group, comma-joined (the batchId pattern has no comma).
-            c.map((r) => bids.get(r.id)?.join(',') ?? ''),
-          ],
-        )
-      ).rows;
+      updated = await swapGroup(db, plan, nowMs, bids);
     } catch {
       // Atomic: if it did commit, the read path finds the batchIds and answers them as replays.
       return viaRead(fast);
