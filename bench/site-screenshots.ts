@@ -1,14 +1,16 @@
 /**
- * Screenshots of the public site at 375 and 1280 px (issue 7), taken from the built app with
- * playwright-core driving Debian's Chromium: docs/screenshots/site-{page}-{width}.png.
+ * Screenshots of the public site at 375 and 1280 px, taken from the built app with
+ * playwright-core driving Debian's Chromium: tests/screenshots/out/site-{page}-{width}.png.
  * Run after `npm run build`: `node --import tsx bench/site-screenshots.ts`.
  */
+import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { apiPrefix } from '../engine/api-types.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startRealServer, startStaticServer } from './site-dist.ts';
 
-const out = new URL('../docs/screenshots/', import.meta.url).pathname;
+const out = new URL('../tests/screenshots/out/', import.meta.url).pathname;
+mkdirSync(out, { recursive: true });
 const pages = [
   { name: 'landing', path: '/' },
   { name: 'policy', path: '/policy' },

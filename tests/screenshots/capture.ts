@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: every mini-app screen at 375×812, light and dark, into docs/screenshots/.
+ * `npm run screenshots`: every mini-app screen at 375×812, light and dark, into tests/screenshots/out/.
  * It builds the client with Vite's API, serves it on 127.0.0.1, and drives Debian's Chromium with
  * playwright-core. The API is answered by the fake of tests/browser/mini-app/fake-api.ts through
  * `context.route()`, so every state (empty, loading, popups) is reproducible. Launch parameters
@@ -17,7 +17,8 @@ import { fakeAdsgramScript } from './fake-adsgram.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(root, 'node_modules/.cache/money-screenshots');
-const shotsDir = join(root, 'docs/screenshots');
+// The full set goes to an ignored folder; README keeps a handful in docs/screenshots (docs/mini-app.md).
+const shotsDir = join(root, 'tests/screenshots/out');
 
 interface Shot {
   name: string;
