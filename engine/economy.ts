@@ -153,6 +153,17 @@ export const economy = {
   upgradeCooldownMs: 1_000,
   upgradeCooldownLabel: '1s',
 
+  // Client timing the spec leaves open (docs/decisions/engine.md)
+  /** A batch is sent at the latest this long after its first tap, even while tapping goes on. */
+  clickBatchMaxWaitMs: 1_000,
+  /** Unsent taps are written to the tap store at most this long after they happen. */
+  unsentTapsPersistDelayMs: 100,
+  /** Without requestAnimationFrame, snapshots are coalesced on this timer (one 60 Hz frame). */
+  frameFallbackMs: 16,
+  /** Client retries back off from this delay, doubling up to the cap (engine/retry.ts). */
+  retryBaseMs: 1_000,
+  retryMaxMs: 30_000,
+
   // Server rules (DESIGN.md)
   offlineRewardCapMs: 3 * 60 * 60 * 1_000,
   humanTapsPerSecond: 20,

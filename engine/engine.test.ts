@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTapStore } from './adapters/memory-tap-store.ts';
 import { economy } from './economy.ts';
-import { Engine, engineTiming, genericFailureMessage, noEnergyMessage, upgradeSuccessMessage, type EngineDeps } from './engine.ts';
+import { Engine, type EngineDeps } from './engine.ts';
+import { messages } from './messages.ts';
 import { money } from './money.ts';
 import { passiveAccrued, passivePerSecond } from './passive.ts';
 import type { TapStore } from './ports.ts';
@@ -41,7 +42,7 @@ describe('engine', () => {
   it('refuses a tap at 0 energy with the §4 message, and applies only what energy allows', async () => {
     const { engine, snap } = await setup({ start: { availableEnergy: 2 } });
     expect(engine.tap(3)).toBe(2);
-    expect(snap().message?.text).toBe(noEnergyMessage);
+    expect(snap().message?.text).toBe(messages.noEnergy);
     const firstId = snap().message?.id;
     expect(engine.tap(1)).toBe(0);
     expect(snap()).toMatchObject({ energy: 0, totalEarn: '2' });
@@ -68,7 +69,7 @@ describe('engine', () => {
 
   it('pushes regen and passive income to subscribers on the 1 s tick, with no call in between', async () => {
     const { time, snapshots } = await setup({ start: { availableEnergy: 490, passiveEarnLevel: { 4: 1 } } });
-    await time.advance(5_000 + engineTiming.frameFallbackMs); // the 5 s tick, then its frame
+    await time.advance(5_000 + economy.frameFallbackMs); // the 5 s tick, then its frame
     expect(snapshots.at(-1)).toMatchObject({ energy: 491, autoEarn: '10' });
     const count = snapshots.length;
     await time.advance(1_000);
@@ -126,7 +127,7 @@ describe('engine', () => {
     }
     const sent = clicks(server).map((c) => (c.body as { click: number }).click);
     expect(sent.length).toBeGreaterThanOrEqual(1);
-    expect(sent[0]).toBeLessThanOrEqual(engineTiming.clickBatchMaxWaitMs / 20 + 1);
+    expect(sent[0]).toBeLessThanOrEqual(economy.clickBatchMaxWaitMs / 20 + 1);
   });
 
   it('resets the tap streak after 3 s idle', async () => {
@@ -153,7 +154,7 @@ describe('engine', () => {
     const { engine, server, snap } = await setup({ start: { totalEarn: '25', fingerLevel: 1 } });
     engine.tap(5);
     const result = await engine.upgrade(1);
-    expect(result).toEqual({ ok: true, message: upgradeSuccessMessage });
+    expect(result).toEqual({ ok: true, message: messages.upgradeSuccess });
     expect(server.calls.map((c) => c.kind)).toEqual(['status', 'click', 'claim', 'update-level']);
     expect(snap()).toMatchObject({ fingerLevel: 2, clickValue: 2, totalEarn: '0' });
   });
@@ -189,8 +190,8 @@ describe('engine', () => {
     engine.tap(2);
     await time.advance(300);
     expect(snap()).toMatchObject({ online: false, totalEarn: '2', pendingTaps: 2 });
-    await time.advance(engineTiming.retryBaseMs); // 2nd try: processed, answer lost
-    await time.advance(engineTiming.retryBaseMs * 2 - 1);
+    await time.advance(economy.retryBaseMs); // 2nd try: processed, answer lost
+    await time.advance(economy.retryBaseMs * 2 - 1);
     expect(clicks(server)).toHaveLength(2);
     await time.advance(1); // 3rd try: the repeated batchId returns the first answer
     const ids = clicks(server).map((c) => (c.body as { batchId: string }).batchId);
@@ -208,7 +209,7 @@ describe('engine', () => {
     }
     expect(snap()).toMatchObject({ online: false, totalEarn: '10', energy: 491, pendingTaps: 10 });
     server.offline = false;
-    await time.advance(engineTiming.retryMaxMs);
+    await time.advance(economy.retryMaxMs);
     expect(server.totalClick).toBe(10);
     expect(snap()).toMatchObject({ online: true, totalEarn: '10', pendingTaps: 0 });
   });
@@ -220,7 +221,7 @@ describe('engine', () => {
     first.engine.tap(3);
     await first.time.advance(300);
     first.engine.tap(2);
-    await first.time.advance(engineTiming.persistDelayMs);
+    await first.time.advance(economy.unsentTapsPersistDelayMs);
     // The unsent taps are saved with the id they will be sent under.
     expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3 }], unsent: 2, next: { batchId: 'b2', seq: 2 } });
     first.engine.stop();
@@ -247,7 +248,7 @@ describe('engine', () => {
     await time.advance(0);
     await started;
     first.tap(5);
-    await time.advance(engineTiming.persistDelayMs);
+    await time.advance(economy.unsentTapsPersistDelayMs);
     expect(store.record).toMatchObject({ batches: [], unsent: 5 });
     closing = true;
     await time.advance(economy.clickBatchDebounceMs);
@@ -258,7 +259,7 @@ describe('engine', () => {
     const restarted = second.start();
     await time.advance(0);
     await restarted;
-    await time.advance(engineTiming.retryMaxMs);
+    await time.advance(economy.retryMaxMs);
     expect(server.totalClick).toBe(5);
     expect(second.getSnapshot()).toMatchObject({ pendingTaps: 0, totalClick: 5 });
   });
@@ -280,7 +281,7 @@ describe('engine', () => {
       await time.advance(20);
     }
     const posted = snapshots.length - before;
-    expect(posted).toBeLessThanOrEqual(Math.ceil((100 * 20) / engineTiming.frameFallbackMs));
+    expect(posted).toBeLessThanOrEqual(Math.ceil((100 * 20) / economy.frameFallbackMs));
     expect(posted).toBeGreaterThan(50);
     expect(snapshots.at(-1)!.totalClick).toBe(100);
   });
@@ -290,7 +291,7 @@ describe('engine', () => {
     await time.advance(100);
     const before = snapshots.length;
     for (let i = 0; i < 30; i++) engine.tap(1);
-    await time.advance(engineTiming.frameFallbackMs);
+    await time.advance(economy.frameFallbackMs);
     expect(snapshots.length - before).toBe(1);
     expect(snapshots.at(-1)!.energy).toBe(470);
   });
@@ -306,7 +307,7 @@ describe('engine', () => {
   it('reports a failed claim with the §8 message', async () => {
     const { engine, server } = await setup();
     server.offline = true;
-    expect(await engine.claim()).toEqual({ ok: false, message: genericFailureMessage });
+    expect(await engine.claim()).toEqual({ ok: false, message: messages.somethingWrong });
   });
 
   it('starts the game when a refresh answers while the first status call is backing off', async () => {
@@ -315,7 +316,7 @@ describe('engine', () => {
     server.failNext('drop', 'drop', 'drop');
     const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
     const started = engine.start();
-    await time.advance(engineTiming.retryBaseMs * 3 - 1); // two failed tries, the third is due at 3 s
+    await time.advance(economy.retryBaseMs * 3 - 1); // two failed tries, the third is due at 3 s
     await engine.refresh(); // third drop
     expect(engine.ready).toBe(false);
     await engine.refresh();
@@ -323,7 +324,7 @@ describe('engine', () => {
     engine.tap(2);
     await time.advance(economy.clickBatchDebounceMs);
     expect(server.totalClick).toBe(2);
-    await time.advance(engineTiming.retryBaseMs * 4);
+    await time.advance(economy.retryBaseMs * 4);
     await started;
     // Once ready, the backing-off start loop makes no further status call.
     expect(server.calls.filter((c) => c.kind === 'status')).toHaveLength(4);
@@ -338,7 +339,7 @@ describe('engine', () => {
     await time.advance(0);
     expect(engine.tap(1)).toBe(0);
     server.offline = false;
-    await time.advance(engineTiming.retryBaseMs);
+    await time.advance(economy.retryBaseMs);
     expect(engine.ready).toBe(true);
     expect(engine.tap(1)).toBe(1);
     engine.stop();
@@ -352,7 +353,7 @@ describe('engine', () => {
     const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
     let resolved = false;
     void engine.start().then(() => (resolved = true));
-    await time.advance(engineTiming.retryBaseMs);
+    await time.advance(economy.retryBaseMs);
     engine.stop();
     await time.advance(0);
     expect(resolved).toBe(true);

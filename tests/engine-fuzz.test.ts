@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTapStore } from '../engine/adapters/memory-tap-store.ts';
-import { Engine, engineTiming } from '../engine/engine.ts';
+import { economy } from '../engine/economy.ts';
+import { Engine } from '../engine/engine.ts';
 import { money } from '../engine/money.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
 import { counterIds, FakeServer } from '../engine/testing/fake-server.ts';
@@ -84,7 +85,7 @@ const run = async (seed: number, steps: number) => {
       server.offline = !server.offline;
     } else {
       // A reload: the persist timer has run, the old engine stops mid-flight, a new one starts.
-      await time.advance(engineTiming.persistDelayMs);
+      await time.advance(economy.unsentTapsPersistDelayMs);
       tapsApplied += engine.tapsApplied;
       engine.stop();
       engine = new Engine({ clock: time, scheduler: time, transport: server, store, newId: ids });
@@ -98,7 +99,7 @@ const run = async (seed: number, steps: number) => {
 
   // The network heals; every tap must reach the server exactly once.
   server.heal();
-  await time.advance(engineTiming.retryMaxMs * 3);
+  await time.advance(economy.retryMaxMs * 3);
   tapsApplied += engine.tapsApplied;
   checkEnergy();
   return { engine, server, trace, tapsApplied, snapshot: engine.getSnapshot() };

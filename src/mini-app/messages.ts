@@ -1,27 +1,9 @@
 import { economy } from '../../engine/economy.ts';
+import { messages } from '../../engine/messages.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
-/** Every user-facing message of spec §8 (and §5's client checks), word for word, typos included. */
-export const messages = {
-  startNoData: 'Error occurred, please try later',
-  taskClaimFailed: 'Claim task failed, please try again later!',
-  usernameClaimFailed: '$MONEY NOT FOUND IN USER NAME',
-  taskClaimSuccess: 'Claimed task successful',
-  boostClaimFailed: 'You have not enouch boost',
-  exchangeCheckFailed: 'Your account is not registered via link',
-  somethingWrong: 'Something went wrong, please try again later!',
-  upgradeSuccess: 'Upgrade successful',
-  claimedSuccessful: 'Claimed successful',
-  achievementClaimSuccess: 'Claimed reward successful',
-  adsFailed: 'Watch video failed',
-  refUpgradeSuccess: 'Upgraded successful',
-  refUpgradeFailed: 'Upgrade failed',
-  easterAlreadyClaimed: 'You have claimed reward!',
-  fillInput: 'Please fill input',
-  verifyCaptcha: 'Please verify captcha first',
-  checkAccount: 'Please check account first',
-  noEnergy: "You don't have enough energy to click!",
-} as const;
+// §8's texts have one home in engine/messages.ts, shared with the engine and the server.
+export { messages };
 
 export type MessageKind = 'success' | 'error' | 'info';
 
