@@ -1,10 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { economy } from '../../../engine/economy.ts';
-import { $clickValue, $energy } from '../../game/signals.ts';
+import { $clickValue } from '../../game/signals.ts';
 import { haptic } from '../../telegram.ts';
 import { useGame } from '../game-context.tsx';
 import { art } from '../ui/art.tsx';
-import { messages, notify } from '../messages.ts';
 
 /** How many floating "+N" labels are recycled; more than a thumb-storm can show at once. */
 const floatPoolSize = 16;
@@ -48,16 +46,14 @@ export const CoinButton = () => {
     const onPointerDown = (event: PointerEvent) => {
       if (down.has(event.pointerId)) return;
       down.add(event.pointerId);
-      // §5: a tap needs energy above 0.
-      if ($energy.peek() < economy.energyPerTap) {
-        haptic.error();
-        notify(messages.noEnergy, 'error');
-        return;
-      }
-      void gameRef.current.tap(1);
-      haptic.tap();
       const x = event.clientX - rect.left;
       const y = event.clientY - rect.top;
+      // Engine.tap is the one energy gate (§5): at 0 energy it applies nothing and says the §8
+      // message, which the shell shows as the toast. The feedback follows its answer.
+      void Promise.resolve(gameRef.current.tap(1)).then((applied) => (applied > 0 ? feedback(x, y) : haptic.error()));
+    };
+    const feedback = (x: number, y: number) => {
+      haptic.tap();
       const node = pool[next]!;
       next = (next + 1) % pool.length;
       const label = `+${$clickValue.peek()}`;
