@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { economy } from '../../engine/economy.ts';
 import { maxEnergy } from '../../engine/energy.ts';
-import { refcodeFrom } from '../../engine/profile.ts';
+import { refcodeFrom } from '../../engine/refcodes.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';

@@ -3,7 +3,7 @@ import { availableEnergy } from '../../engine/energy.ts';
 import { toWire } from '../../engine/money.ts';
 import { passiveAccrued } from '../../engine/passive.ts';
 import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/prices.ts';
-import { welcomeReward } from '../../engine/profile.ts';
+import { welcomeReward } from '../../engine/rewards.ts';
 import { boostLevel, upgradeRefusal, type UpgradeRefusal } from '../../engine/upgrades.ts';
 import type { Queryable } from '../db/db.ts';
 import { badRequest, conflict } from '../http/errors.ts';

@@ -2,7 +2,7 @@ import type { FriendEntry, LeaderboardEntry } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
-import { inviteBonus } from '../../engine/profile.ts';
+import { inviteBonus } from '../../engine/rewards.ts';
 import type { Queryable } from '../db/db.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { settleInviteBonus } from './ledger.ts';

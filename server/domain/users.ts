@@ -3,7 +3,8 @@ import { economy } from '../../engine/economy.ts';
 import { availableEnergy } from '../../engine/energy.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { passiveAccrued, passivePerSecond } from '../../engine/passive.ts';
-import { meanAgeDays, welcomeReward } from '../../engine/profile.ts';
+import { welcomeReward } from '../../engine/rewards.ts';
+import { meanAgeDays } from '../../engine/titles.ts';
 import type { Queryable } from '../db/db.ts';
 import { notFound } from '../http/errors.ts';
 

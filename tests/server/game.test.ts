@@ -6,7 +6,7 @@ import { availableEnergy } from '../../engine/energy.ts';
 import { money } from '../../engine/money.ts';
 import { passiveAccrued } from '../../engine/passive.ts';
 import { priceOf } from '../../engine/prices.ts';
-import { welcomeReward } from '../../engine/profile.ts';
+import { welcomeReward } from '../../engine/rewards.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 import { pruneClickBatches } from '../../server/domain/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { economy } from '../../../engine/economy.ts';
-import { titleFor } from '../../../engine/profile.ts';
+import { titleFor } from '../../../engine/titles.ts';
 import { useStatus } from '../api/queries.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
-import { titleFor } from '../../../engine/profile.ts';
+import { titleFor } from '../../../engine/titles.ts';
 import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
-import { titleFor } from '../../../engine/profile.ts';
+import { titleFor } from '../../../engine/titles.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { config } from '../../config.ts';
 import { haptic, shareRefLink, shareStory, telegramUser } from '../../telegram.ts';

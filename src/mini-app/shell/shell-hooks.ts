@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useSignalEffect } from '@preact/signals-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
-import { isReferralStartParam } from '../../../engine/profile.ts';
+import { isReferralStartParam } from '../../../engine/refcodes.ts';
 import { $message } from '../../game/signals.ts';
 import { bindBackButton, startParam } from '../../telegram.ts';
 import { registerReferral } from '../api/calls.ts';

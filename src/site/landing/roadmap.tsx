@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { economy } from '../../../engine/economy.ts';
-import { roadmapFor } from '../../../engine/profile.ts';
+import { roadmapFor } from '../../../engine/roadmap.ts';
 
 const prefersReducedMotion = (): boolean => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
