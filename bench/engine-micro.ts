@@ -7,7 +7,7 @@ import { MemoryTapStore } from '../engine/adapters/memory-tap-store.ts';
 import { boostCatalogue, passiveItemKeys } from '../engine/economy.ts';
 import { Engine } from '../engine/engine.ts';
 import type { Scheduler } from '../engine/ports.ts';
-import { counterIds, FakeServer } from '../engine/testing/fake-server.ts';
+import { counterIds, InMemoryTransport } from '../engine/testing/in-memory-transport.ts';
 
 export interface MicroResults {
   tickMedianUs: number;
@@ -28,7 +28,7 @@ export const runMicro = async (nowMs: () => number, samples = 10_000): Promise<M
   const clock = { now: () => clockMs };
   const levels: Record<string, number> = { 3: boostCatalogue[3].maxLevel - 7 };
   for (const key of passiveItemKeys) levels[key] = boostCatalogue[key].maxLevel - key;
-  const server = new FakeServer(clock, {
+  const server = new InMemoryTransport(clock, {
     start: { passiveEarnLevel: levels, fingerLevel: 5_000, energyLevel: 5_000, totalEarn: `${'9'.repeat(60)}.25` },
   });
   // 10,000 ticks stay under the 3 h accrual cap, so every tick changes autoEarn (the costly path).

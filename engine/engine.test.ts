@@ -7,12 +7,12 @@ import { money } from './money.ts';
 import { passiveAccrued, passivePerSecond } from './passive.ts';
 import type { TapStore } from './ports.ts';
 import type { EngineSnapshot } from './snapshot.ts';
-import { counterIds, FakeServer, type FakeServerOptions } from './testing/fake-server.ts';
+import { counterIds, InMemoryTransport, type InMemoryTransportOptions } from './testing/in-memory-transport.ts';
 import { ManualTime } from './testing/manual-time.ts';
 
-const setup = async (options: FakeServerOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number } = {}) => {
+const setup = async (options: InMemoryTransportOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number } = {}) => {
   const time = new ManualTime(options.startMs);
-  const server = new FakeServer(time, { scheduler: time, ...options });
+  const server = new InMemoryTransport(time, { scheduler: time, ...options });
   const store = options.store ?? new MemoryTapStore();
   const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds() };
   const engine = new Engine(deps);
@@ -25,7 +25,7 @@ const setup = async (options: FakeServerOptions & { store?: MemoryTapStore; ids?
   return { time, server, store, engine, snapshots, snap };
 };
 
-const clicks = (server: FakeServer) => server.calls.filter((c) => c.kind === 'click');
+const clicks = (server: InMemoryTransport) => server.calls.filter((c) => c.kind === 'click');
 
 describe('engine', () => {
   it('loads the status at start and becomes ready', async () => {
@@ -238,7 +238,7 @@ describe('engine', () => {
 
   it('does not count taps twice when the page dies after a batch is sent but before its cut is saved', async () => {
     const time = new ManualTime();
-    const server = new FakeServer(time, { scheduler: time });
+    const server = new InMemoryTransport(time, { scheduler: time });
     const store = new MemoryTapStore();
     let closing = false;
     // Once the page is closing, writes never land (the worker is killed mid-write).
@@ -312,7 +312,7 @@ describe('engine', () => {
 
   it('starts the game when a refresh answers while the first status call is backing off', async () => {
     const time = new ManualTime();
-    const server = new FakeServer(time);
+    const server = new InMemoryTransport(time);
     server.failNext('drop', 'drop', 'drop');
     const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
     const started = engine.start();
@@ -332,7 +332,7 @@ describe('engine', () => {
 
   it('refuses taps before the first status has answered', async () => {
     const time = new ManualTime();
-    const server = new FakeServer(time);
+    const server = new InMemoryTransport(time);
     server.offline = true;
     const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
     void engine.start();
@@ -348,7 +348,7 @@ describe('engine', () => {
 
   it('resolves start() when stopped while the first status call is backing off', async () => {
     const time = new ManualTime();
-    const server = new FakeServer(time);
+    const server = new InMemoryTransport(time);
     server.offline = true;
     const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
     let resolved = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PendingTaps } from './pending-taps.ts';
-import { counterIds } from './testing/fake-server.ts';
+import { counterIds } from './testing/in-memory-transport.ts';
 
 describe('pending taps', () => {
   it('cuts unsent taps into batches with fresh ids and rising seqs, oldest first', () => {

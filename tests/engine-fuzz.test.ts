@@ -4,7 +4,7 @@ import { economy } from '../engine/economy.ts';
 import { Engine } from '../engine/engine.ts';
 import { money } from '../engine/money.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
-import { counterIds, FakeServer } from '../engine/testing/fake-server.ts';
+import { counterIds, InMemoryTransport } from '../engine/testing/in-memory-transport.ts';
 import { ManualTime } from '../engine/testing/manual-time.ts';
 
 /** mulberry32: a small seeded random source, so a failing seed replays exactly. */
@@ -34,7 +34,7 @@ const expectedTap = (before: EngineSnapshot, requested: number) => {
 const run = async (seed: number, steps: number) => {
   const rnd = seeded(seed);
   const time = new ManualTime();
-  const server = new FakeServer(time, {
+  const server = new InMemoryTransport(time, {
     scheduler: time,
     latencyMs: 40,
     maxAcceptPerBatch: 80,

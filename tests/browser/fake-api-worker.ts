@@ -1,14 +1,14 @@
-// The real engine worker with its fetch answered in-process by a fake API server (FakeServer on
+// The real engine worker with its fetch answered in-process by a fake API server (InMemoryTransport on
 // the real clock), so the browser test runs the real worker, engine, transport and IndexedDB.
 // Each call is also posted to the page as `{ fakeApi: … }`, which comlink ignores.
 import { apiPrefix } from '../../engine/api-types.ts';
-import { FakeServer } from '../../engine/testing/fake-server.ts';
+import { InMemoryTransport } from '../../engine/testing/in-memory-transport.ts';
 import '../../engine/worker.ts';
 
 const scope = globalThis as unknown as { name: string; postMessage(message: unknown): void };
 // `clicks-fail`: the status answers, then every /click fails as if the network dropped.
 const clicksFail = scope.name === 'clicks-fail';
-const game = new FakeServer({ now: () => Date.now() }, { start: { totalEarn: '50', availableEnergy: 100 } });
+const game = new InMemoryTransport({ now: () => Date.now() }, { start: { totalEarn: '50', availableEnergy: 100 } });
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiPrefix } from '../../engine/api-types.ts';
-import { FakeServer, type FakeServerOptions } from '../../engine/testing/fake-server.ts';
+import { InMemoryTransport, type InMemoryTransportOptions } from '../../engine/testing/in-memory-transport.ts';
 
-/** A fake of the API server on 127.0.0.1, speaking spec §7 over real HTTP, backed by FakeServer. */
+/** A fake of the API server on 127.0.0.1, speaking spec §7 over real HTTP, backed by InMemoryTransport. */
 export interface FakeApi {
   base: string;
-  game: FakeServer;
+  game: InMemoryTransport;
   /** The Authorization header of every request, in order. */
   authorizations: string[];
   /** Answers every request with this status while set (e.g. 503 for an outage). */
@@ -20,8 +20,8 @@ const readBody = async (req: IncomingMessage): Promise<unknown> => {
   return text ? JSON.parse(text) : undefined;
 };
 
-export const startFakeApi = async (options: FakeServerOptions = {}): Promise<FakeApi> => {
-  const game = new FakeServer({ now: () => Date.now() }, options);
+export const startFakeApi = async (options: InMemoryTransportOptions = {}): Promise<FakeApi> => {
+  const game = new InMemoryTransport({ now: () => Date.now() }, options);
   const api: FakeApi = { base: '', game, authorizations: [], outage: null, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     void (async () => {

@@ -10,7 +10,7 @@ import { boostLevel, isBoostKey, upgradeRefusal } from '../upgrades.ts';
 /** How the next call fails: `drop` before the server sees it, `lose` after it processed it. */
 export type FailMode = 'drop' | 'lose';
 
-export interface FakeServerOptions {
+export interface InMemoryTransportOptions {
   /** Answers arrive this long after the call (through the scheduler); 0 answers at once. */
   latencyMs?: number;
   scheduler?: Scheduler;
@@ -20,10 +20,11 @@ export interface FakeServerOptions {
 }
 
 /**
- * A tiny in-memory server for tests and benchmarks, following DESIGN.md with the engine's own rules:
+ * The engine's Transport answered in memory, for tests and benchmarks: a tiny server following
+ * docs/rules.md with the engine's own rules:
  * energy from (energy, energyAt), idempotent batchIds, the 3 h passive cap, claim-then-buy.
  */
-export class FakeServer implements Transport {
+export class InMemoryTransport implements Transport {
   totalEarn: Money;
   totalClick: number;
   fingerLevel: number;
@@ -41,7 +42,7 @@ export class FakeServer implements Transport {
 
   constructor(
     private readonly clock: Clock,
-    private readonly options: FakeServerOptions = {},
+    private readonly options: InMemoryTransportOptions = {},
   ) {
     const s = options.start ?? {};
     this.totalEarn = money(s.totalEarn ?? '0');
