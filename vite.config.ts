@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
+import { catalogsPlugin } from './i18n/vite-catalogs.ts';
 
 /** Debian's Chromium; no npm package downloads a browser of its own. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -9,7 +10,8 @@ export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-backgro
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
 export default defineConfig({
-  plugins: [react()],
+  // catalogsPlugin: `*.json?catalog` imports are compiled Lingui catalogs (docs/i18n.md).
+  plugins: [react(), catalogsPlugin()],
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true },
   server: {
@@ -36,7 +38,7 @@ export default defineConfig({
           include: [
             'react', 'react-dom', 'react-dom/client', 'react-router-dom', '@tanstack/react-query', 'sonner',
             '@preact/signals-react', '@preact/signals-react/runtime', 'comlink', '@twa-dev/sdk', 'html-to-image',
-            '@marsidev/react-turnstile', 'decimal.js',
+            '@marsidev/react-turnstile', 'decimal.js', '@lingui/core', '@lingui/react',
           ],
         },
         test: {

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react';
 import { createContext, useContext, useEffect } from 'react';
 import { botLink } from '../config.ts';
 
@@ -26,7 +27,7 @@ export const BotRedirect = () => {
   return (
     <main id="main" className="page narrow">
       <p>
-        Opening the MONEY bot… If nothing happens, <a href={botLink()}>open it in Telegram</a>.
+        <Trans id="site.redirect.text" components={{ 0: <a href={botLink()} /> }} />
       </p>
     </main>
   );

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router-dom';
+import { loadDomain } from '../i18n/i18n.ts';
 import { BotRedirect, miniAppPaths } from './bot-redirect.tsx';
 import { LandingPage } from './landing/landing-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { SiteShell } from './shell/site-shell.tsx';
+
+/** A legal page's chunk together with the legal catalog in the active language (its own chunk too). */
+const withLegalText = async <T,>(page: Promise<T>): Promise<T> => (await Promise.all([page, loadDomain('legal')]))[0];
 
 /**
  * The public route table (spec §2). The legal pages are their own chunks so the landing page
@@ -13,8 +17,8 @@ export const siteRoutes: RouteObject[] = [
     element: <SiteShell />,
     children: [
       { index: true, element: <LandingPage /> },
-      { path: 'policy', lazy: async () => ({ Component: (await import('./legal/policy-page.tsx')).PolicyPage }) },
-      { path: 'terms', lazy: async () => ({ Component: (await import('./legal/terms-page.tsx')).TermsPage }) },
+      { path: 'policy', lazy: async () => ({ Component: (await withLegalText(import('./legal/policy-page.tsx'))).PolicyPage }) },
+      { path: 'terms', lazy: async () => ({ Component: (await withLegalText(import('./legal/terms-page.tsx'))).TermsPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react';
 import heroSvg from '../../../public/art/hero.svg?raw';
 import { botLink, config } from '../../config.ts';
 import { Features } from './features.tsx';
@@ -8,28 +9,26 @@ import './landing.css';
 
 /** The public landing page (spec §2). */
 export const LandingPage = () => {
-  usePageTitle('MONEY — Telegram Native Social Money');
+  const { _ } = useLingui();
+  usePageTitle(_('site.landing.title'));
   return (
     <main id="main" className="landing">
       <section className="hero" aria-labelledby="hero-title">
         <div className="hero-copy">
           <p className="badge">
             <span className="badge-dot" aria-hidden="true" />
-            Exclusively on TON
+            {_('site.landing.badge')}
           </p>
           <h1 id="hero-title">
-            Telegram Native <span className="accent">Social Money</span>
+            <Trans id="site.landing.heroTitle" components={{ 0: <span className="accent" /> }} />
           </h1>
-          <p className="lead">
-            Tap the coin, turn your Telegram and X history into $MONEY, and tip the people you follow. No wallet setup, no
-            downloads: it lives right inside Telegram.
-          </p>
+          <p className="lead">{_('site.landing.lead')}</p>
           <div className="hero-actions">
             <a className="btn btn-primary btn-lg" href={botLink()}>
-              Join $MONEY now
+              {_('site.landing.join')}
             </a>
             <a className="btn btn-ghost btn-lg" href={config.channelUrl}>
-              Read the channel
+              {_('site.landing.readChannel')}
             </a>
           </div>
         </div>
@@ -37,7 +36,7 @@ export const LandingPage = () => {
         <div
           className="hero-art"
           role="img"
-          aria-label="A golden $MONEY coin orbited by Telegram and TON"
+          aria-label={_('site.landing.heroArt')}
           dangerouslySetInnerHTML={{ __html: heroSvg }}
         />
       </section>
@@ -46,12 +45,10 @@ export const LandingPage = () => {
       <Roadmap />
       <section className="section community" aria-labelledby="community-title">
         <div className="community-card">
-          <h2 id="community-title">Join The $MONEY Community</h2>
-          <p>
-            Airdrop news, roadmap updates and thousands of clickers comparing notes. Say hello in the community group.
-          </p>
+          <h2 id="community-title">{_('site.landing.communityTitle')}</h2>
+          <p>{_('site.landing.communityText')}</p>
           <a className="btn btn-primary btn-lg" href={config.communityUrl}>
-            Join the community
+            {_('site.landing.communityJoin')}
           </a>
         </div>
       </section>

@@ -1,25 +1,23 @@
+import { useLingui } from '@lingui/react';
 import type { PublicStats } from '../../../engine/api-types.ts';
 import { usePublicStats } from './public-stats.ts';
 
-const tiles: readonly { key: keyof PublicStats; label: string }[] = [
-  { key: 'totalClick', label: 'Total Clicks' },
-  { key: 'totalPaticipant', label: 'Total Clickers' },
-  { key: 'totalEarn', label: 'Total $MONEY' },
-];
+const tiles: readonly (keyof PublicStats)[] = ['totalClick', 'totalPaticipant', 'totalEarn'];
 
 /** §2: three live tiles with a plus sign and compact numbers; zero when nothing ever arrived (§8). */
 export const StatsTiles = ({ refreshMs }: { refreshMs?: number }) => {
+  const { _ } = useLingui();
   const { stats, isLoading, format } = usePublicStats(refreshMs);
   return (
-    <section className="stats" aria-label="Live statistics" aria-busy={isLoading}>
+    <section className="stats" aria-label={_('site.stats.label')} aria-busy={isLoading}>
       <dl className="stats-grid">
-        {tiles.map(({ key, label }) => (
+        {tiles.map((key) => (
           <div className="stat-tile" key={key} data-stat={key}>
-            <dt>{label}</dt>
+            <dt>{_(`site.stats.${key}`)}</dt>
             <dd>
               {isLoading ? (
                 <span className="skeleton" data-testid="stat-skeleton">
-                  <span className="visually-hidden">Loading</span>
+                  <span className="visually-hidden">{_('site.stats.loading')}</span>
                 </span>
               ) : (
                 <span className="stat-value">

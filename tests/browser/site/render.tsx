@@ -1,17 +1,21 @@
+import { I18nProvider } from '@lingui/react';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import type { Locale } from '../../../i18n/locales.ts';
+import { activateLocale, i18n } from '../../../src/i18n/i18n.ts';
 
 // Tell React that updates in these tests are wrapped in act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const mounted: { root: Root; host: HTMLElement }[] = [];
 
-/** Renders into a fresh element of the real document and returns it. */
-export const render = async (ui: ReactNode): Promise<HTMLElement> => {
+/** Renders into a fresh element of the real document, in a language (English unless told), and returns it. */
+export const render = async (ui: ReactNode, locale: Locale = 'en'): Promise<HTMLElement> => {
+  await activateLocale(locale, ['site', 'legal']);
   const host = document.createElement('div');
   document.body.append(host);
   const root = createRoot(host);
-  await act(async () => root.render(ui));
+  await act(async () => root.render(<I18nProvider i18n={i18n}>{ui}</I18nProvider>));
   mounted.push({ root, host });
   return host;
 };
