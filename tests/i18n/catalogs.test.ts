@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { catalogPath, domains, type CatalogSource } from '../../i18n/catalog.ts';
+import { compileCatalog, type CompiledCatalog } from '../../i18n/compile.ts';
+import { locales } from '../../i18n/locales.ts';
+
+const root = new URL('../../', import.meta.url);
+const read = (domain: (typeof domains)[number], locale: string): CatalogSource =>
+  JSON.parse(readFileSync(new URL(catalogPath(domain, locale as never), root), 'utf8')) as CatalogSource;
+
+type Token = CompiledCatalog[string];
+
+/** Every argument name and rich-text tag (`<0>`, `</0>`) a compiled message uses, sorted. */
+const placeholdersOf = (compiled: Token): string[] => {
+  const found = new Set<string>();
+  // A compiled message is a list of parts: text, or an argument [name, type?, options?] whose
+  // plural/select options are lists of parts again.
+  const walk = (parts: unknown): void => {
+    if (typeof parts !== 'string' && !Array.isArray(parts)) return; // e.g. a plural's offset
+    for (const part of typeof parts === 'string' ? [parts] : (parts as unknown[])) {
+      if (typeof part === 'string') {
+        for (const m of part.matchAll(/<\/?\d+\/?>/g)) found.add(m[0]);
+      } else if (Array.isArray(part)) {
+        found.add(`{${String(part[0])}}`);
+        if (part[2] && typeof part[2] === 'object') for (const v of Object.values(part[2] as object)) walk(v);
+      }
+    }
+  };
+  walk(compiled);
+  return [...found].sort();
+};
+
+describe('catalogs', () => {
+  for (const domain of domains) {
+    const en = read(domain, 'en');
+    const enCompiled = compileCatalog(en);
+
+    it(`${domain}: English parses and is not empty`, () => {
+      expect(Object.keys(en).length).toBeGreaterThan(0);
+      for (const id of Object.keys(en)) expect(id.startsWith(`${domain}.`), id).toBe(true);
+    });
+
+    for (const locale of locales.filter((l) => l !== 'en')) {
+      it(`${domain}/${locale}: every key, no extra key, same placeholders, parses`, () => {
+        const other = read(domain, locale);
+        expect(Object.keys(other).sort()).toEqual(Object.keys(en).sort());
+        const compiled = compileCatalog(other);
+        for (const id of Object.keys(en)) {
+          expect(placeholdersOf(compiled[id]!), `${locale} ${id}`).toEqual(placeholdersOf(enCompiled[id]!));
+          expect(other[id]!.trim(), `${locale} ${id}`).not.toBe('');
+        }
+      });
+    }
+  }
+
+  it('finds arguments, plural arguments and tags', () => {
+    const c = compileCatalog({ a: 'Hi {name}, {n, plural, one {# coin} other {# coins of {who}}} <0>x</0>' });
+    expect(placeholdersOf(c.a!)).toEqual(['</0>', '<0>', '{name}', '{n}', '{who}']);
+  });
+
+  it('keeps product names in every language', () => {
+    for (const domain of domains) {
+      const en = read(domain, 'en');
+      for (const locale of locales) {
+        const other = read(domain, locale);
+        for (const [id, text] of Object.entries(en)) {
+          for (const name of ['$MONEY', 'Telegram', 'TON']) {
+            if (text.includes(name)) expect(other[id], `${locale} ${id} keeps ${name}`).toContain(name);
+          }
+        }
+      }
+    }
+  });
+});
