@@ -1,4 +1,5 @@
 import type { PublicConfig } from '../../engine/api-types.ts';
+import { dirOf, type Locale } from '../../i18n/locales.ts';
 
 /** The marker in index.html that the server replaces with the runtime config block. */
 export const configMarker = '<!--money-config-->';
@@ -18,3 +19,10 @@ export const injectConfig = (html: string, config: PublicConfig): string => {
   if (html.includes(configMarker)) return html.replace(configMarker, () => block);
   return html.replace('</body>', () => `${block}</body>`);
 };
+
+/**
+ * index.html for one locale: `<html lang dir>` set (docs/i18n.md), so the first paint already has
+ * the reader's direction and the browser's language-dependent features (hyphenation, fonts) apply.
+ */
+export const localizeHtml = (html: string, locale: Locale): string =>
+  html.replace(/<html\b[^>]*>/i, () => `<html lang="${locale}" dir="${dirOf(locale)}">`);

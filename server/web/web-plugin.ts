@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
 import { encodedBody, loadAssets, makeAsset, pickEncoding, warmCompression, type Asset } from './asset-store.ts';
-import { injectConfig } from './index-html.ts';
+import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../i18n/locales.ts';
+import { injectConfig, localizeHtml } from './index-html.ts';
 import { securityHeaders } from './security-headers.ts';
 
 export interface WebOptions {
@@ -25,14 +26,25 @@ const daily = 'public, max-age=86400';
 // The document carries the config and the current asset names: always revalidate.
 const noCache = 'no-cache';
 
-const send = async (req: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string, status = 200) => {
+const send = async (req: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string, status = 200, vary: string[] = []) => {
   reply.header('cache-control', cacheControl).header('etag', asset.etag).header('content-type', asset.contentType);
-  if (asset.compressible) reply.header('vary', 'Accept-Encoding');
+  const varies = asset.compressible ? ['Accept-Encoding', ...vary] : vary;
+  if (varies.length) reply.header('vary', varies.join(', '));
   if (status === 200 && req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   const encoding = asset.compressible ? pickEncoding(req.headers['accept-encoding']) : 'identity';
   const body = await encodedBody(asset, encoding);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return reply.code(status).send(body);
+};
+
+/** The document's language: `?lang=`, the `lang` cookie, Accept-Language, English (docs/i18n.md). */
+export const documentLocale = (req: FastifyRequest): Locale => {
+  const query = (req.query as Record<string, unknown> | undefined)?.[langParam];
+  return pickSiteLocale({
+    query: typeof query === 'string' ? query : null,
+    cookie: langCookieOf(req.headers.cookie),
+    acceptLanguage: req.headers['accept-language'],
+  });
 };
 
 /**
@@ -45,7 +57,14 @@ export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<voi
   const indexPath = join(opts.distDir, 'index.html');
   if (!existsSync(indexPath)) throw new Error(`The client is not built: ${indexPath} is missing (run npm run build).`);
   const assets = loadAssets(opts.distDir);
-  const index = makeAsset('/index.html', Buffer.from(injectConfig(readFileSync(indexPath, 'utf8'), opts.publicConfig)));
+  const html = injectConfig(readFileSync(indexPath, 'utf8'), opts.publicConfig);
+  // One document per language, made once: `<html lang dir>` differs (docs/i18n.md).
+  const indexes = new Map<Locale, Asset>(locales.map((l) => [l, makeAsset('/index.html', Buffer.from(localizeHtml(html, l)))]));
+  const sendDocument = (req: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const locale = documentLocale(req);
+    reply.header('content-language', locale);
+    return send(req, reply, indexes.get(locale)!, noCache, status, ['Accept-Language', 'Cookie']);
+  };
   // Raw index.html still has the marker instead of the config: never serve it as a file.
   assets.delete('/index.html');
 
@@ -53,7 +72,7 @@ export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<voi
     reply.headers(securityHeaders(req.url, { apiPrefix, https: opts.https }));
   });
 
-  for (const path of documentPaths) app.get(path, (req, reply) => send(req, reply, index, noCache));
+  for (const path of documentPaths) app.get(path, (req, reply) => sendDocument(req, reply));
 
   // Everything else: a built file, or the site's not-found page (404 with the document, so the
   // router can say so), except under the API, whose 404 stays the API's own.
@@ -67,8 +86,8 @@ export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<voi
     const asset = assets.get(path);
     if (asset) return send(req, reply, asset, path.startsWith('/assets/') ? immutable : daily);
     if (path.startsWith('/money/')) return reply.callNotFound();
-    return send(req, reply, index, noCache, 404);
+    return sendDocument(req, reply, 404);
   });
 
-  return warmCompression([index, ...[...assets].filter(([p]) => !p.endsWith('.map')).map(([, a]) => a)]);
+  return warmCompression([...indexes.values(), ...[...assets].filter(([p]) => !p.endsWith('.map')).map(([, a]) => a)]);
 };
