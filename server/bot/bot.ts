@@ -1,8 +1,9 @@
 /**
- * The grammY bot: `/start [payload]` answers with a button that opens the mini-app and passes the
- * start parameter through. The Bot API root comes from config so tests talk to a fake.
+ * The grammY bot: `/start [payload]` answers, in the player's language (docs/i18n.md), with a button
+ * that opens the mini-app and passes the start parameter through. The Bot API root comes from config so tests talk to a fake.
  */
 import { Bot, InlineKeyboard } from 'grammy';
+import { botText } from './bot-text.ts';
 
 export interface BotOptions {
   token: string;
@@ -27,16 +28,15 @@ export const miniAppLink = (miniAppUrl: string, payload: string | undefined): st
   return url.toString();
 };
 
-export const startMessage = 'Welcome to MONEY! Tap to earn dollars, complete tasks and collect $MONEY before the airdrop.';
-export const startButtonText = 'Play MONEY';
 
 /** Builds the bot with its handlers; no network until it is started or handles an update. */
 export const createBot = (opts: BotOptions): Bot => {
   const bot = new Bot(opts.token, { client: { apiRoot: opts.apiRoot, timeoutSeconds: opts.timeoutSeconds ?? 30 } });
   bot.command('start', async (ctx) => {
     const payload = ctx.match.trim();
-    const keyboard = new InlineKeyboard().webApp(startButtonText, miniAppLink(opts.miniAppUrl, payload));
-    await ctx.reply(startMessage, { reply_markup: keyboard });
+    const language = ctx.from?.language_code;
+    const keyboard = new InlineKeyboard().webApp(botText(language, 'bot.start.button'), miniAppLink(opts.miniAppUrl, payload));
+    await ctx.reply(botText(language, 'bot.start.message'), { reply_markup: keyboard });
   });
   bot.catch((err) => {
     // One bad update must not stop polling; the error is logged and the next update handled.

@@ -7,12 +7,12 @@ import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './
 import { manualClockFor } from './service-env.ts';
 
 let updateMessageId = 1;
-const startCommand = (chatId: number, text: string) => ({
+const startCommand = (chatId: number, text: string, languageCode?: string) => ({
   message: {
     message_id: updateMessageId++,
     date: 1_760_000_000,
     chat: { id: chatId, type: 'private', first_name: 'Ann' },
-    from: { id: chatId, is_bot: false, first_name: 'Ann' },
+    from: { id: chatId, is_bot: false, first_name: 'Ann', ...(languageCode ? { language_code: languageCode } : {}) },
     text,
     entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }],
   },
@@ -50,6 +50,31 @@ describe('the bot', () => {
       expect(buttonUrl(first)).toBe('https://money.example/app?tgWebAppStartParam=AbC123');
       const plain = await waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === 702), 'reply to 702');
       expect(buttonUrl(plain)).toBe('https://money.example/app');
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it("answers /start in the player's language, English when it is missing or not one of ours", async () => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
+    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
+    const buttonText = (m: DeliveredMessage) => (m.reply_markup as { inline_keyboard: { text: string }[][] }).inline_keyboard[0]![0]!.text;
+    try {
+      tg.pushUpdate(startCommand(711, '/start', 'ru'));
+      tg.pushUpdate(startCommand(712, '/start Ref42', 'pt-br'));
+      tg.pushUpdate(startCommand(713, '/start', 'de'));
+      tg.pushUpdate(startCommand(714, '/start'));
+      const reply = (chat: number) => waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === chat), `reply to ${chat}`);
+      const ru = await reply(711);
+      expect(ru.text).toBe('Добро пожаловать в MONEY! Тапай, чтобы зарабатывать доллары, выполняй задания и собирай $MONEY до аирдропа.');
+      expect(buttonText(ru)).toBe('Играть в MONEY');
+      const pt = await reply(712);
+      expect(pt.text).toMatch(/^Bem-vindo ao MONEY!/);
+      expect(buttonUrl(pt)).toBe('https://money.example/app?tgWebAppStartParam=Ref42');
+      const english = 'Welcome to MONEY! Tap to earn dollars, complete tasks and collect $MONEY before the airdrop.';
+      expect((await reply(713)).text).toBe(english);
+      expect((await reply(714)).text).toBe(english);
+      expect(buttonText(await reply(714))).toBe('Play MONEY');
     } finally {
       await bot.stop();
     }
