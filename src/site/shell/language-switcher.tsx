@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { isLocale, langParam, localeNames, locales, type Locale } from '../../../i18n/locales.ts';
 import { chooseSiteLocale, localizedHref } from '../site-locale.ts';
+import './language-switcher.css';
 
 /**
  * The header's language switcher: a native select (keyboard and screen-reader friendly) drawn as a

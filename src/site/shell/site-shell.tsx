@@ -18,28 +18,30 @@ const Logo = () => {
 const Header = () => {
   const { _ } = useLingui();
   return (
-  <header className="site-header">
-    <div className="container header-row">
-      <Logo />
-      <nav className="header-nav" aria-label={_('site.shell.socialNav')}>
-        <a href={config.twitterUrl}>
-          <span className="icon icon-x" aria-hidden="true" />X
+    <header className="site-header">
+      <div className="container header-row">
+        <Logo />
+        <div className="header-links">
+          <nav className="header-nav" aria-label={_('site.shell.socialNav')}>
+            <a href={config.twitterUrl}>
+              <span className="icon icon-x" aria-hidden="true" />X
+            </a>
+            <a href={config.channelUrl}>
+              <span className="icon icon-telegram" aria-hidden="true" />
+              {_('site.shell.channel')}
+            </a>
+            <a href={config.communityUrl}>
+              <span className="icon icon-community" aria-hidden="true" />
+              {_('site.shell.community')}
+            </a>
+          </nav>
+          <LanguageSwitcher />
+        </div>
+        <a className="btn btn-primary header-cta" href={botLink()}>
+          {_('site.shell.clickNow')}
         </a>
-        <a href={config.channelUrl}>
-          <span className="icon icon-telegram" aria-hidden="true" />
-          {_('site.shell.channel')}
-        </a>
-        <a href={config.communityUrl}>
-          <span className="icon icon-community" aria-hidden="true" />
-          {_('site.shell.community')}
-        </a>
-      </nav>
-      <LanguageSwitcher />
-      <a className="btn btn-primary header-cta" href={botLink()}>
-        {_('site.shell.clickNow')}
-      </a>
-    </div>
-  </header>
+      </div>
+    </header>
   );
 };
 
@@ -47,24 +49,24 @@ const Header = () => {
 const Footer = () => {
   const { _ } = useLingui();
   return (
-  <footer className="site-footer">
-    <div className="container footer-row">
-      <Logo />
-      <nav className="footer-nav" aria-label={_('site.shell.legalNav')}>
-        <NavLink to="/policy">{_('site.shell.privacy')}</NavLink>
-        <NavLink to="/terms">{_('site.shell.terms')}</NavLink>
-      </nav>
-      <div className="footer-icons">
-        <a href={config.twitterUrl} aria-label={_('site.shell.onX')}>
-          <span className="icon icon-x" aria-hidden="true" />
-        </a>
-        <a href={config.channelUrl} aria-label={_('site.shell.onTelegram')}>
-          <span className="icon icon-telegram" aria-hidden="true" />
-        </a>
+    <footer className="site-footer">
+      <div className="container footer-row">
+        <Logo />
+        <nav className="footer-nav" aria-label={_('site.shell.legalNav')}>
+          <NavLink to="/policy">{_('site.shell.privacy')}</NavLink>
+          <NavLink to="/terms">{_('site.shell.terms')}</NavLink>
+        </nav>
+        <div className="footer-icons">
+          <a href={config.twitterUrl} aria-label={_('site.shell.onX')}>
+            <span className="icon icon-x" aria-hidden="true" />
+          </a>
+          <a href={config.channelUrl} aria-label={_('site.shell.onTelegram')}>
+            <span className="icon icon-telegram" aria-hidden="true" />
+          </a>
+        </div>
+        <p className="copyright">{_('site.shell.copyright', { year: String(economy.copyrightYear) })}</p>
       </div>
-      <p className="copyright">{_('site.shell.copyright', { year: String(economy.copyrightYear) })}</p>
-    </div>
-  </footer>
+    </footer>
   );
 };
 
