@@ -62,6 +62,12 @@ const lazy = chunks
 const afterRender = chunks.filter((c) => c.moduleIds.some((id) => id.includes('node_modules/sonner/')));
 const afterRenderKb = total(afterRender) / 1024;
 
+// Each language's catalog is its own chunk (docs/i18n.md); a page fetches the active one's before rendering.
+const catalogRange = (domain: string) => {
+  const sizes = chunks.filter((c) => c.moduleIds.some((id) => id.includes(`/i18n/catalogs/${domain}/`))).map(gz);
+  return sizes.length ? `${kb(Math.min(...sizes))}–${kb(Math.max(...sizes))} KB (${sizes.length} languages)` : 'none';
+};
+
 const table = (list: Chunk[]) => list.map((c) => `| ${c.fileName} | ${kb(c.code.length)} | ${kb(gz(c))} |`).join('\n');
 
 const markdown = `## Bundle sizes (\`npm run bench:bundle\`)
@@ -75,6 +81,8 @@ Vite production build (bench/out), gzip level 9. "Initial" = the entry chunk, th
 ${table(miniInitial)}
 
 Lazy mini-app chunks (gzip KB): ${lazy}.
+
+Catalog chunks, gzip, one per language, only the active one fetched: site ${catalogRange('site')} before the first render; legal ${catalogRange('legal')} with /policy or /terms; mini-app ${catalogRange('app')} (prepared, not yet loaded by the mini-app).
 
 **Public site initial JS: ${siteKb.toFixed(1)} KB gzipped.** Mini-app modules (src/mini-app, src/game, src/telegram.ts, comlink, @twa-dev/sdk) in the site's initial chunks: ${leaks.length === 0 ? 'none' : leaks.join('; ')}.
 

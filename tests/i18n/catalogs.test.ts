@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { catalogPath, domains, type CatalogSource } from '../../i18n/catalog.ts';
 import { compileCatalog, type CompiledCatalog } from '../../i18n/compile.ts';
 import { locales } from '../../i18n/locales.ts';
+import { boostCatalogue, energyLimitKey, roadmap, titleTiers } from '../../engine/economy.ts';
+import { messages } from '../../engine/messages.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (domain: (typeof domains)[number], locale: string): CatalogSource =>
@@ -70,5 +72,21 @@ describe('catalogs', () => {
         }
       }
     }
+  });
+
+  it("English is the spec's words: §8 messages, boosts, titles and roadmap phases as the engine has them", () => {
+    const app = read('app', 'en');
+    for (const [key, text] of Object.entries(messages)) expect(app[`app.msg.${key}`], key).toBe(text);
+    expect(Object.keys(app).filter((id) => id.startsWith('app.msg.'))).toHaveLength(Object.keys(messages).length);
+    for (const entry of Object.values(boostCatalogue)) {
+      expect(app[`app.boost.${entry.key}.title`]).toBe(entry.title);
+      expect(app[`app.boost.${entry.key}.description`]).toBe(entry.description);
+    }
+    expect(app['app.boost.energyLimit']).toBe('Energy Limit');
+    expect(energyLimitKey).toBe(2);
+    const titleIds = Object.keys(app).filter((id) => id.startsWith('app.title.'));
+    expect(titleIds.map((id) => app[id])).toEqual(titleTiers.map((t) => t.name));
+    const site = read('site', 'en');
+    for (const p of roadmap) expect(site[`site.roadmap.phase${p.phase}`]).toBe(p.title);
   });
 });
