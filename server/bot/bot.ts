@@ -3,7 +3,12 @@
  * that opens the mini-app and passes the start parameter through. The Bot API root comes from config so tests talk to a fake.
  */
 import { Bot, InlineKeyboard } from 'grammy';
-import { botText } from './bot-text.ts';
+import { localeForLanguageCode, locales } from '../../i18n/locales.ts';
+import { catalogText } from '../i18n/catalog-text.ts';
+
+/** The /start reply in each language, made once when the bot is built (docs/i18n.md). */
+const startTexts = () =>
+  new Map(locales.map((l) => [l, { message: catalogText('bot', l, 'bot.start.message'), button: catalogText('bot', l, 'bot.start.button') }]));
 
 export interface BotOptions {
   token: string;
@@ -32,11 +37,13 @@ export const miniAppLink = (miniAppUrl: string, payload: string | undefined): st
 /** Builds the bot with its handlers; no network until it is started or handles an update. */
 export const createBot = (opts: BotOptions): Bot => {
   const bot = new Bot(opts.token, { client: { apiRoot: opts.apiRoot, timeoutSeconds: opts.timeoutSeconds ?? 30 } });
+  const start = startTexts();
   bot.command('start', async (ctx) => {
     const payload = ctx.match.trim();
-    const language = ctx.from?.language_code;
-    const keyboard = new InlineKeyboard().webApp(botText(language, 'bot.start.button'), miniAppLink(opts.miniAppUrl, payload));
-    await ctx.reply(botText(language, 'bot.start.message'), { reply_markup: keyboard });
+    // The player's language (Telegram's language_code), English when missing or not one of ours.
+    const text = start.get(localeForLanguageCode(ctx.from?.language_code))!;
+    const keyboard = new InlineKeyboard().webApp(text.button, miniAppLink(opts.miniAppUrl, payload));
+    await ctx.reply(text.message, { reply_markup: keyboard });
   });
   bot.catch((err) => {
     // One bad update must not stop polling; the error is logged and the next update handled.

@@ -1,5 +1,6 @@
 import type { PublicConfig } from '../../engine/api-types.ts';
 import { dirOf, type Locale } from '../../i18n/locales.ts';
+import { catalogText } from '../i18n/catalog-text.ts';
 
 /** The marker in index.html that the server replaces with the runtime config block. */
 export const configMarker = '<!--money-config-->';
@@ -20,9 +21,17 @@ export const injectConfig = (html: string, config: PublicConfig): string => {
   return html.replace('</body>', () => `${block}</body>`);
 };
 
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
 /**
- * index.html for one locale: `<html lang dir>` set (docs/i18n.md), so the first paint already has
- * the reader's direction and the browser's language-dependent features (hyphenation, fonts) apply.
+ * index.html for one locale (docs/i18n.md): `<html lang dir>`, so the first paint already has the
+ * reader's direction, and the landing page's title in that language for readers and crawlers that
+ * run no script (each page sets its own title once it renders).
  */
-export const localizeHtml = (html: string, locale: Locale): string =>
-  html.replace(/<html\b[^>]*>/i, () => `<html lang="${locale}" dir="${dirOf(locale)}">`);
+export const localizeHtml = (html: string, locale: Locale): string => {
+  const title = escapeHtml(catalogText('site', locale, 'site.landing.title'));
+  return html
+    .replace(/<html\b[^>]*>/i, () => `<html lang="${locale}" dir="${dirOf(locale)}">`)
+    .replace(/<title>[^<]*<\/title>/i, () => `<title>${title}</title>`);
+};

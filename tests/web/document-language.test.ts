@@ -14,7 +14,7 @@ describe('the document language', () => {
   let dist: string;
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'money-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head></head><body><!--money-config--><div id="root"></div></body></html>');
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>MONEY — Telegram Native Social Money</title></head><body><!--money-config--><div id="root"></div></body></html>');
     app = Fastify();
     await registerWeb(app, { distDir: dist, publicConfig: { ...defaultConfig, apiBase: apiPrefix }, https: false });
     await app.ready();
@@ -30,13 +30,16 @@ describe('the document language', () => {
   it('is English with no hint, and says what it varies on', async () => {
     const res = await get('/');
     expect(htmlTag(res.body)).toBe('<html lang="en" dir="ltr">');
+    expect(res.body).toContain('<title>MONEY — Telegram Native Social Money</title>');
     expect(res.headers['content-language']).toBe('en');
     expect(String(res.headers.vary)).toContain('Accept-Language');
     expect(String(res.headers.vary)).toContain('Cookie');
   });
 
   it('follows Accept-Language, by q then order, to one of the nine', async () => {
-    expect(htmlTag((await get('/', { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' })).body)).toBe('<html lang="ru" dir="ltr">');
+    const ru = await get('/', { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' });
+    expect(htmlTag(ru.body)).toBe('<html lang="ru" dir="ltr">');
+    expect(ru.body).toContain('<title>MONEY — социальные деньги прямо в Telegram</title>');
     expect(htmlTag((await get('/policy', { 'accept-language': 'de;q=1, fa;q=0.5' })).body)).toBe('<html lang="fa" dir="rtl">');
     expect(htmlTag((await get('/terms', { 'accept-language': 'pt-PT' })).body)).toBe('<html lang="pt-BR" dir="ltr">');
     expect(htmlTag((await get('/', { 'accept-language': 'de, fr' })).body)).toBe('<html lang="en" dir="ltr">');
