@@ -6,7 +6,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 // Two letters in a row is a word; a lone "X" (the network's name) or punctuation is not.
 const word = '/[A-Za-z\\u00C0-\\uFFFF]{2,}/';
-const textMessage = 'User-visible text lives in the catalogs (i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
+const textMessage = 'User-visible text lives in the catalogs (engine/i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
 const userVisibleText = [
   { selector: `JSXText[value=${word}]`, message: textMessage },
   { selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${word}]`, message: textMessage },
@@ -72,22 +72,9 @@ export default tseslint.config(
   },
   {
     // No user-visible text outside the catalogs (docs/i18n.md): JSX text, text-bearing attributes
-    // and page titles read from i18n/catalogs/. src/mini-app joins when its screens are wired.
+    // and page titles read from engine/i18n/catalogs/. src/mini-app joins when its screens are wired.
     files: ['src/site/**/*.tsx', 'src/site/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...userVisibleText] },
-  },
-  {
-    // i18n/ is shared by the browser and the server: no src/, server/, React or Node built-ins
-    // (except the build-time Vite plugin).
-    files: ['i18n/**/*.ts'],
-    ignores: ['i18n/vite-catalogs.ts'],
-    rules: {
-      'no-restricted-imports': forbid([
-        { group: ['**/src/**', '**/server/**', '../src', '../server'], message: 'i18n/ must not import src/ or server/.' },
-        { group: ['react', 'react-dom', 'react/*', '@lingui/react'], message: 'i18n/ is shared with the server: no React.' },
-        { group: nodeBuiltins, message: 'i18n/ runs in the browser too.' },
-      ]),
-    },
   },
   {
     files: ['server/**/*.ts'],

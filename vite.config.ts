@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
-import { catalogsPlugin } from './i18n/vite-catalogs.ts';
+import { catalogsPlugin } from './server/web/vite-catalogs.ts';
 
 /** Debian's Chromium; no npm package downloads a browser of its own. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -3,7 +3,7 @@
  * that opens the mini-app and passes the start parameter through. The Bot API root comes from config so tests talk to a fake.
  */
 import { Bot, InlineKeyboard } from 'grammy';
-import { localeForLanguageCode, locales } from '../../i18n/locales.ts';
+import { localeForLanguageCode, locales } from '../../engine/i18n/locales.ts';
 import { catalogText } from '../i18n/catalog-text.ts';
 
 /** The /start reply in each language, made once when the bot is built (docs/i18n.md). */

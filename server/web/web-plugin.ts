@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
 import { encodedBody, loadAssets, makeAsset, pickEncoding, warmCompression, type Asset } from './asset-store.ts';
-import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../i18n/locales.ts';
+import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/i18n/locales.ts';
 import { injectConfig, localizeHtml } from './index-html.ts';
 import { securityHeaders } from './security-headers.ts';
 

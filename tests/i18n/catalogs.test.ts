@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogPath, domains, type CatalogSource } from '../../i18n/catalog.ts';
-import { compileCatalog, type CompiledCatalog } from '../../i18n/compile.ts';
-import { locales } from '../../i18n/locales.ts';
+import { catalogPath, domains, type CatalogSource } from '../../engine/i18n/catalog.ts';
+import { compileCatalog, type CompiledCatalog } from '../../engine/i18n/compile.ts';
+import { locales } from '../../engine/i18n/locales.ts';
 import { boostCatalogue, energyLimitKey, roadmap, titleTiers } from '../../engine/economy.ts';
 import { messages } from '../../engine/messages.ts';
 

@@ -2,9 +2,9 @@ import { useLingui } from '@lingui/react';
 import { useRef } from 'react';
 import { economy } from '../../../engine/economy.ts';
 import { roadmapFor } from '../../../engine/roadmap.ts';
-import { formatMonthYear } from '../../../i18n/format.ts';
-import type { Locale } from '../../../i18n/locales.ts';
-import { parseRoadmapDate } from '../../../i18n/roadmap-date.ts';
+import { formatMonthYear } from '../../../engine/i18n/format.ts';
+import type { Locale } from '../../../engine/i18n/locales.ts';
+import { parseRoadmapDate } from '../../../engine/i18n/roadmap-date.ts';
 
 const prefersReducedMotion = (): boolean => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 

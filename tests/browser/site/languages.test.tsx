@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { siteRoutes } from '../../../src/site/routes.tsx';
-import type { Locale } from '../../../i18n/locales.ts';
+import type { Locale } from '../../../engine/i18n/locales.ts';
 import { cleanup, render, until } from './render.tsx';
 
 // The site in other languages (docs/i18n.md): text from the catalogs, <html lang dir>, right to
