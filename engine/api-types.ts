@@ -6,6 +6,9 @@
 /** The API prefix of every call (spec §7). */
 export const apiPrefix = '/money/api/v1/airdrop';
 
+/** The Turnstile action a task-claim captcha is drawn with; siteverify must report it (docs/outside-services.md). */
+export const claimTaskCaptchaAction = 'claim-task';
+
 /** A decimal amount on the wire, e.g. "1234.50". */
 export type DecimalString = string;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { economy } from '../../engine/economy.ts';
 import { money } from '../../engine/money.ts';
 import type { SocialConnect, UserStatus } from '../../engine/api-types.ts';
-import { startFakeX, type FakeX } from '../fakes/fake-x.ts';
+import { startFakeX, type FakeX } from '../../server/dev/stand-ins/fake-x.ts';
 import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const allowed = 'https://money.example/app/earn';
@@ -11,7 +11,7 @@ describe.each(backends)('X account link (%s)', (backend) => {
   let x: FakeX;
   let h: ServicesHarness;
   beforeAll(async () => {
-    x = await startFakeX();
+    x = await startFakeX(['https://money.example/money/api/v1/airdrop/callback/twitter']);
     h = await openServicesHarness(backend, {
       X_CLIENT_ID: x.clientId,
       X_CLIENT_SECRET: x.clientSecret,

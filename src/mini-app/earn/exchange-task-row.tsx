@@ -7,16 +7,19 @@ import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
 import { useClaimTask } from './use-claim-task.ts';
+import { useTaskCaptcha } from './use-task-captcha.tsx';
 
 type CheckState = 'idle' | 'WAIT' | 'DONE';
 
 /**
  * A partner exchange task (CHECK_ONUS, CHECK_BINGX; §4): enter the exchange ID, Check (WAIT for
- * 5 s while the server checks), then DONE and Claim. §5 messages guard each step.
+ * 5 s while the server checks), then DONE, the captcha when the task needs one, and Claim.
+ * §5 messages guard each step.
  */
 export const ExchangeTaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
   const claim = useClaimTask();
+  const captcha = useTaskCaptcha(task);
   const [value, setValue] = useState('');
   const [state, setState] = useState<CheckState>('idle');
   const [busy, setBusy] = useState(false);
@@ -42,15 +45,19 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
 
   const claimIt = async () => {
     if (state !== 'DONE') return notify(messages.checkAccount, 'error');
+    if (captcha.needed && !captcha.token) return notify(messages.verifyCaptcha, 'error');
     setBusy(true);
-    await claim(task, { inputValue: value.trim() });
-    if (mounted.current) setBusy(false);
+    const ok = await claim(task, { inputValue: value.trim(), ...captcha.payload });
+    if (!mounted.current) return;
+    if (!ok) captcha.spend();
+    setBusy(false);
   };
 
   return (
     <TaskShell
       task={task}
       extra={
+        <>
         <div className="task__exchange">
           {task.link.startsWith('http') && (
             <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
@@ -67,6 +74,8 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
             {state === 'idle' ? 'Check' : state}
           </button>
         </div>
+        {captcha.widget(state === 'DONE')}
+        </>
       }
     >
       <button className="btn btn--small" disabled={busy} onClick={() => void claimIt()}>Claim</button>
