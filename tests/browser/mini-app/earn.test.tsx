@@ -145,6 +145,15 @@ describe('earn: sub-tabs', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/invite'));
   });
 
+  it('lists TASK1 tasks under Social (DAILY_TASK) and invite tasks under Invite (INVITE_TASK)', async () => {
+    const task1 = { ...demoTasks().find((t) => t.id === 1)!, id: 91, type: 'TASK1' as const, title: 'Say gm in the community' };
+    const { state } = await mountApp('/earn', { tasks: [...demoTasks(), task1] });
+    await findText('Say gm in the community');
+    await click(await button('Invite'));
+    await task(14);
+    expect(state.calls.filter((c) => c.path === '/tasks').map((c) => c.query.type)).toEqual(expect.arrayContaining(['DAILY_TASK', 'INVITE_TASK']));
+  });
+
   it('shows "Coming soon" under Airdrop', async () => {
     await mountApp('/earn');
     await click(await button('Airdrop'));
