@@ -86,7 +86,12 @@ export interface FriendEntry {
   totalMoney: DecimalString;
   totalMoneyRef: DecimalString;
   totalEarn: DecimalString;
+  /** What the invite bonus still waits for (§9: click $100, join the channel); empty once paid. */
+  waitingFor?: FriendWait[];
 }
+
+/** A condition of the invite bonus a friend has not met yet (§9). */
+export type FriendWait = 'clicks' | 'channel';
 
 export interface LeaderboardEntry {
   id: string;
