@@ -35,6 +35,8 @@ export interface UserRow {
   tap_clock_ms: number;
   last_claimed_ms: number;
   is_claimed_welcome: boolean;
+  /** The welcome reward's X part has been paid (with the claim, or when X was connected after it). */
+  tw_reward_paid: boolean;
   is_claimed_easter: boolean;
   pre_wl_coming: number;
   boost_channel_cnt: number;
