@@ -201,4 +201,20 @@ export interface PublicConfig {
   storyShareUserId: string;
   /** Base of the API, normally apiPrefix on the same origin. */
   apiBase: string;
+  /** Outside services played by local demo stand-ins (`npm start` without credentials); the UI marks them "demo". */
+  demoServices?: DemoService[];
+  /** The exchange id the demo's partner exchanges know. */
+  demoExchangeUid?: string;
 }
+
+/** An outside service the demo can stand in for (docs/outside-services.md "Demo stand-ins"). */
+export type DemoService = 'turnstile' | 'x' | 'exchanges' | 'telegram' | 'ads';
+
+/** Where the demo serves the browser-facing halves of its stand-ins (same origin as the app). */
+export const demoPaths = {
+  turnstileScript: '/dev/demo/turnstile.js',
+  turnstileSolve: '/dev/demo/turnstile/solve',
+  adsgramScript: '/dev/demo/adsgram.js',
+  adsgramWatched: '/dev/demo/adsgram/watched',
+  telegramPage: '/dev/demo/t.me/',
+} as const;

@@ -1,6 +1,7 @@
 import { Turnstile } from '@marsidev/react-turnstile';
 import { claimTaskCaptchaAction } from '../../../engine/api-types.ts';
 import { config } from '../../config.ts';
+import { isDemo } from '../demo.ts';
 
 /**
  * The Turnstile widget (its own chunk: only tasks that need a captcha load it). It is drawn with
@@ -11,6 +12,7 @@ export const Captcha = ({ onToken }: { onToken: (token: string | null) => void }
   <div className="task__captcha">
     <Turnstile
       siteKey={config.turnstileSiteKey}
+      injectScript={!isDemo('turnstile')}
       options={{ action: claimTaskCaptchaAction, size: 'flexible', theme: 'auto' }}
       onSuccess={(token) => onToken(token)}
       onExpire={() => onToken(null)}

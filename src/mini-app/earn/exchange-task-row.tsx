@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { haptic, openLink } from '../../telegram.ts';
+import { config } from '../../config.ts';
 import { checkTask } from '../api/calls.ts';
+import { isDemo } from '../demo.ts';
 import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
@@ -74,6 +76,9 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
             {state === 'idle' ? 'Check' : state}
           </button>
         </div>
+        {isDemo('exchanges') && config.demoExchangeUid && state === 'idle' && (
+          <p className="hint task__demo"><span className="demo-tag">demo</span> The demo exchanges know ID {config.demoExchangeUid}.</p>
+        )}
         {captcha.widget(state === 'DONE')}
         </>
       }

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router-dom';
 import type { Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { haptic, openLink, openTelegramLink } from '../../telegram.ts';
+import { haptic, openLink, openTelegramLink, telegramUser } from '../../telegram.ts';
+import { demoTelegramLink } from '../demo.ts';
 import { checkTask } from '../api/calls.ts';
 import { useApi, useStatus } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
@@ -13,7 +14,12 @@ import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from '.
 import { useClaimTask } from './use-claim-task.ts';
 import { useTaskCaptcha } from './use-task-captcha.tsx';
 
-const openTaskLink = (link: string) => (link.startsWith('https://t.me/') ? openTelegramLink(link) : openLink(link));
+const openTaskLink = (link: string) => {
+  // The demo's Telegram stand-in plays t.me's join and boost pages.
+  const demo = demoTelegramLink(link, telegramUser()?.id);
+  if (demo !== null) return openLink(new URL(demo, window.location.origin).toString());
+  return link.startsWith('https://t.me/') ? openTelegramLink(link) : openLink(link);
+};
 
 /** The row layout every task shares: image, title, reward, and an action on the right. */
 export const TaskShell = ({ task, children, extra, sub }: { task: Task; children: ReactNode; extra?: ReactNode; sub?: ReactNode }) => (

@@ -1,8 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
-import type { Task } from '../../../engine/api-types.ts';
+import { demoPaths, type Task } from '../../../engine/api-types.ts';
 import { config } from '../../config.ts';
+import { isDemo } from '../demo.ts';
+import { loadScript } from '../ui/load-script.ts';
 
-const Captcha = lazy(async () => ({ default: (await import('./captcha.tsx')).Captcha }));
+// In the demo, the stand-in widget script defines window.turnstile first, so Cloudflare's is never
+// loaded; it carries the id react-turnstile looks for to know its script is there.
+const Captcha = lazy(async () => {
+  if (isDemo('turnstile')) await loadScript(demoPaths.turnstileScript, 'cf-turnstile-script');
+  return { default: (await import('./captcha.tsx')).Captcha };
+});
 
 /**
  * The captcha a task needs (§5 "Tasks needing a captcha require a token first"): its token, the

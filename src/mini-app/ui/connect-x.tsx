@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
+import { isDemo } from '../demo.ts';
 import { useGame } from '../game-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { Icon } from './art.tsx';
@@ -34,7 +35,7 @@ export const ConnectX = () => {
   return (
     <div className="popup__actions">
       <button className="btn" onClick={() => void connect()}>
-        <Icon name="icon-x" size={16} /> Connect X
+        <Icon name="icon-x" size={16} /> Connect X{isDemo('x') && <span className="demo-tag">demo</span>}
       </button>
       <button className="btn btn--ghost" onClick={() => void refresh()}>I connected</button>
     </div>

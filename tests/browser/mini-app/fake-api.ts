@@ -4,7 +4,7 @@ import { verifyOutside } from '../../../server/domain/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
 import { ApiError } from '../../../server/http/errors.ts';
 import type { OutsideServices } from '../../../server/services.ts';
-import { apiPrefix } from '../../../engine/api-types.ts';
+import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { money, toWire } from '../../../engine/money.ts';
 import { priceOf } from '../../../engine/prices.ts';
@@ -157,7 +157,7 @@ const page = <T>(items: T[], query: Record<string, string>) => {
 };
 
 /** The stand-in widget's solve call (server/dev/stand-ins/turnstile-widget.ts) and the demo's route. */
-export const turnstileSolvePath = '/dev/demo/turnstile/solve';
+export const turnstileSolvePath = demoPaths.turnstileSolve;
 
 /** Siteverify and the exchanges as the server's services see them, over the fake's state. */
 const servicesOf = (state: FakeApiState): OutsideServices => ({
