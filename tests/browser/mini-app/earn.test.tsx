@@ -260,6 +260,16 @@ describe('earn: ads', () => {
     await vi.waitFor(() => expect(show).toHaveBeenCalledTimes(2));
   });
 
+  it('initialises the SDK with a block id chosen from the configured list (§7)', async () => {
+    const blocks: string[] = [];
+    config.adsgramBlockId = 'block-a, block-b';
+    window.Adsgram = { init: ({ blockId }) => (blocks.push(blockId), { show: async () => ({ done: true, error: false }) }) };
+    await mountApp('/earn');
+    await click(await button('Watch'));
+    await find('[role="dialog"]', 'grab your reward');
+    expect(['block-a', 'block-b']).toContain(blocks[0]);
+  });
+
   it('says "Watch video failed" when the ad errors', async () => {
     withSdk(async () => Promise.reject({ done: false, error: true }));
     await mountApp('/earn');
