@@ -16,7 +16,7 @@ export const adsgramSdkScript = (watchedUrl: string): string => `(() => {
             const layer = document.createElement('div');
             layer.dataset.testid = 'demo-ad';
             layer.style.cssText = 'position:fixed;inset:0;z-index:9999;background:rgba(0,0,0,.85);color:#fff;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;font:16px system-ui';
-            layer.innerHTML = '<strong>Demo ad</strong><small></small><div style="display:flex;gap:12px"><button type="button">Finish</button><button type="button">Skip</button></div>';
+            layer.innerHTML = '<strong>Demo ad</strong><small></small><div style="display:flex;gap:12px"><button type="button" style="font:inherit;padding:10px 22px;border:0;border-radius:12px;background:#f5b82e;color:#1d1a14;font-weight:700">Finish</button><button type="button" style="font:inherit;padding:10px 22px;border:1px solid #888;border-radius:12px;background:transparent;color:#fff">Skip</button></div>';
             layer.querySelector('small').textContent = 'block ' + options.blockId + ' (demo)';
             const [finish, skip] = layer.querySelectorAll('button');
             finish.onclick = async () => {

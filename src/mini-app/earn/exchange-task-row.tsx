@@ -60,26 +60,26 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
       task={task}
       extra={
         <>
-        <div className="task__exchange">
-          {task.link.startsWith('http') && (
-            <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+          <div className="task__exchange">
+            {task.link.startsWith('http') && (
+              <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+            )}
+            <input
+              className="input"
+              placeholder="Your exchange ID"
+              value={value}
+              disabled={state !== 'idle'}
+              onChange={(e) => setValue(e.target.value)}
+              aria-label={`${task.title} ID`}
+            />
+            <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
+              {state === 'idle' ? 'Check' : state}
+            </button>
+          </div>
+          {isDemo('exchanges') && config.demoExchangeUid && state === 'idle' && (
+            <p className="hint task__demo"><span className="demo-tag">demo</span> The demo exchanges know ID {config.demoExchangeUid}.</p>
           )}
-          <input
-            className="input"
-            placeholder="Your exchange ID"
-            value={value}
-            disabled={state !== 'idle'}
-            onChange={(e) => setValue(e.target.value)}
-            aria-label={`${task.title} ID`}
-          />
-          <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
-            {state === 'idle' ? 'Check' : state}
-          </button>
-        </div>
-        {isDemo('exchanges') && config.demoExchangeUid && state === 'idle' && (
-          <p className="hint task__demo"><span className="demo-tag">demo</span> The demo exchanges know ID {config.demoExchangeUid}.</p>
-        )}
-        {captcha.widget(state === 'DONE')}
+          {captcha.widget(state === 'DONE')}
         </>
       }
     >
