@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, demoPaths, type FriendEntry, type Page as ListPage, type Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { money } from '../../engine/money.ts';
+import { titleFor } from '../../engine/profile.ts';
 import { demoExchangeUid } from '../../server/dev/demo-stand-ins.ts';
 import { advanceClock, apiAs, dbKinds, freshDatabase, launchBrowser, launchFor, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
 
@@ -111,6 +112,9 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
     const xPart = after.twAge * economy.welcomeMoneyPerTwitterDay;
     expect(money(after.totalMoney).minus(before.totalMoney).toNumber()).toBe(xPart);
     await page.getByText(`${after.twAge}days on twitter`).waitFor();
+    // The title follows the mean of both ages.
+    expect(titleFor(after.teleAge, after.twAge).name).not.toBe(titleFor(before.teleAge, 0).name);
+    await page.getByRole('dialog').getByText(titleFor(after.teleAge, after.twAge).name).waitFor();
     await shot(page, 'profile-x-connected', kind);
     await page.keyboard.press('Escape');
   });
