@@ -12,7 +12,7 @@ import { startBroadcastWorker } from '../server/bot/broadcast-worker.ts';
 import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDb, type Db } from '../server/db/db.ts';
-import { startFakeTelegram } from '../tests/fakes/fake-telegram.ts';
+import { startFakeTelegram } from '../server/dev/stand-ins/fake-telegram.ts';
 import { writeSection } from './results.ts';
 
 const players = 100_000;

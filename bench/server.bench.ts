@@ -77,7 +77,7 @@ const memoryApp = () => {
       id, refcode: refcodeOf(i), ref_level: 1, invite_cnt: 0, referred_by: null, tele_username: `bench${id}`, tele_name: 'Bench',
       tele_avatar: null, tele_age: 100, tw_username: null, tw_avatar: null, tw_age: 0, is_premium: false, total_earn: '0',
       total_money: '0', total_ref: '0', total_money_ref: '0', total_click: 0, finger_level: 1, energy_level: 1, levels: {},
-      energy: 500, energy_at_ms: now0, tap_clock_ms: now0, last_claimed_ms: now0, is_claimed_welcome: false,
+      energy: 500, energy_at_ms: now0, tap_clock_ms: now0, last_claimed_ms: now0, is_claimed_welcome: false, tw_reward_paid: false,
       is_claimed_easter: false, pre_wl_coming: 0, boost_channel_cnt: 0, created_at_ms: now0,
     });
   }

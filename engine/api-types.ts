@@ -6,6 +6,9 @@
 /** The API prefix of every call (spec §7). */
 export const apiPrefix = '/money/api/v1/airdrop';
 
+/** The Turnstile action a task-claim captcha is drawn with; siteverify must report it (docs/outside-services.md). */
+export const claimTaskCaptchaAction = 'claim-task';
+
 /** A decimal amount on the wire, e.g. "1234.50". */
 export type DecimalString = string;
 
@@ -83,7 +86,12 @@ export interface FriendEntry {
   totalMoney: DecimalString;
   totalMoneyRef: DecimalString;
   totalEarn: DecimalString;
+  /** What the invite bonus still waits for (§9: click $100, join the channel); empty once paid. */
+  waitingFor?: FriendWait[];
 }
+
+/** A condition of the invite bonus a friend has not met yet (§9). */
+export type FriendWait = 'clicks' | 'channel';
 
 export interface LeaderboardEntry {
   id: string;
@@ -193,4 +201,20 @@ export interface PublicConfig {
   storyShareUserId: string;
   /** Base of the API, normally apiPrefix on the same origin. */
   apiBase: string;
+  /** Outside services played by local demo stand-ins (`npm start` without credentials); the UI marks them "demo". */
+  demoServices?: DemoService[];
+  /** The exchange id the demo's partner exchanges know. */
+  demoExchangeUid?: string;
 }
+
+/** An outside service the demo can stand in for (docs/outside-services.md "Demo stand-ins"). */
+export type DemoService = 'turnstile' | 'x' | 'exchanges' | 'telegram' | 'ads';
+
+/** Where the demo serves the browser-facing halves of its stand-ins (same origin as the app). */
+export const demoPaths = {
+  turnstileScript: '/dev/demo/turnstile.js',
+  turnstileSolve: '/dev/demo/turnstile/solve',
+  adsgramScript: '/dev/demo/adsgram.js',
+  adsgramWatched: '/dev/demo/adsgram/watched',
+  telegramPage: '/dev/demo/t.me/',
+} as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { demoStandInsOn, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('fills the defaults', () => {
@@ -25,5 +25,15 @@ describe('loadConfig', () => {
       message = (err as Error).message;
     }
     for (const key of ['DATABASE_URL', 'INIT_DATA_MAX_AGE_S', 'TEST_MODE', 'BOT_TOKEN']) expect(message).toContain(key);
+  });
+
+  it('runs the demo stand-ins by default in development only, and refuses them in production', () => {
+    expect(demoStandInsOn(loadConfig({}))).toBe(true);
+    expect(demoStandInsOn(loadConfig({ NODE_ENV: 'test' }))).toBe(false);
+    expect(demoStandInsOn(loadConfig({ NODE_ENV: 'test', DEMO_STAND_INS: '1' }))).toBe(true);
+    expect(demoStandInsOn(loadConfig({ DEMO_STAND_INS: '0' }))).toBe(false);
+    const bot = '123456:AAbbccddeeffgghhiijjkkll';
+    expect(demoStandInsOn(loadConfig({ NODE_ENV: 'production', BOT_TOKEN: bot }))).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', BOT_TOKEN: bot, DEMO_STAND_INS: '1' })).toThrow(/DEMO_STAND_INS: must be off in production/);
   });
 });

@@ -48,12 +48,14 @@ export const configSchema = z
     CHANNEL_URL: z.url().default('https://t.me/money_channel'),
     /** The community group linked from the site. */
     COMMUNITY_URL: z.url().default('https://t.me/money_community'),
-    /** Adsgram block id for the ads task; empty turns ads off. */
+    /** Adsgram block ids for the ads task, comma-separated (§7: one is chosen from the list); empty turns ads off. */
     ADSGRAM_BLOCK_ID: z.string().trim().default(''),
     /** Cloudflare Turnstile site key (public half); empty turns the captcha widget off. */
     TURNSTILE_SITE_KEY: z.string().trim().default(''),
     /** Serve dist/ as it is, even when it looks older than the sources (a deploy that ships a built client). */
     SKIP_CLIENT_BUILD: envFlag.default(false),
+    /** Local demo stand-ins for outside services without credentials; unset = on in development only. */
+    DEMO_STAND_INS: envFlag.optional(),
     /** The Telegram user id that gets the story share in onboarding (§2). */
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
@@ -65,6 +67,12 @@ export const configSchema = z
     message: 'is required in production',
     when: () => true,
   })
+  // Stand-ins accept anyone's captcha and X login: never in production.
+  .refine((c) => !(c.NODE_ENV === 'production' && c.DEMO_STAND_INS === true), {
+    path: ['DEMO_STAND_INS'],
+    message: 'must be off in production',
+    when: () => true,
+  })
   // The test clock can be moved by anyone who reaches the port: never in production.
   .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), {
     path: ['TEST_MODE'],
@@ -73,6 +81,9 @@ export const configSchema = z
   });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Whether `npm start` runs the demo stand-ins: DEMO_STAND_INS, or by default in development only. */
+export const demoStandInsOn = (c: Config): boolean => c.NODE_ENV !== 'production' && (c.DEMO_STAND_INS ?? c.NODE_ENV === 'development');
 
 /** Validates the environment once, throwing one error that lists every problem. */
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {

@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { loadConfig, type Config } from './config.ts';
+import { demoStandInsOn, loadConfig, type Config } from './config.ts';
 import { openDb, type Db } from './db/db.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
+import { demoBanner, demoExchangeUid, registerDemoRoutes, startDemoStandIns } from './dev/demo-stand-ins.ts';
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
 import { launchUrl } from './dev/launch-url.ts';
 import { ensureClientBuilt } from './web/build-client.ts';
@@ -33,6 +34,11 @@ const readConfig = (): Config => {
   }
 };
 
+const listeningPort = (app: FastifyInstance, fallback: number): number => {
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null ? address.port : fallback;
+};
+
 const main = async (): Promise<void> => {
   const config = readConfig();
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
@@ -42,14 +48,18 @@ const main = async (): Promise<void> => {
   const clock: Clock = testClock ?? systemClock;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
+  // Without credentials (development), local stand-ins play the outside services (server/dev/demo-stand-ins.ts).
+  const demo = demoStandInsOn(config) ? await startDemoStandIns(config, bot.token) : null;
   // Init data is checked with the development token when there is no BOT_TOKEN; no bot runs on it.
-  const runConfig: Config = { ...config, BOT_TOKEN: bot.token };
+  const runConfig: Config = { ...(demo?.config ?? config), BOT_TOKEN: bot.token };
   const db: Db = await openDb(config);
   let app: FastifyInstance;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
     app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
-    await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
+    const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
+    await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig, https: publicUrl.startsWith('https://') });
+    if (demo) registerDemoRoutes(app, demo, () => listeningPort(app, config.PORT));
     // For the proxy and the process manager: up, and the database answers (503 while closing).
     app.get('/healthz', async () => {
       await db.query('SELECT 1');
@@ -60,6 +70,7 @@ const main = async (): Promise<void> => {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await db.close().catch(() => {});
+    await demo?.close();
     throw err;
   }
 
@@ -89,6 +100,7 @@ const main = async (): Promise<void> => {
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
       await step('requests', () => app.close()).finally(() => clearInterval(sweep));
       await step('database', () => db.close());
+      if (demo) await step('demo stand-ins', () => demo.close());
       clearTimeout(force);
       console.log(`Stopped (${steps.join(', ')}).`);
     })());
@@ -105,8 +117,7 @@ const main = async (): Promise<void> => {
       );
     });
 
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
+  const port = listeningPort(app, config.PORT);
   const site = config.PUBLIC_URL !== undefined ? publicUrl : `http://localhost:${port}`;
   const lines = [
     '',
@@ -124,6 +135,7 @@ const main = async (): Promise<void> => {
       `  Bot:          off: no BOT_TOKEN, so init data is signed with a development token kept in ${resolve(config.DATA_DIR, devTokenFile)}`,
     );
   } else lines.push(`  Bot:          @${config.BOT_USERNAME} (${background.botMode}); broadcasts are sent from the queue`);
+  if (demo) lines.push(...demoBanner(demo, runConfig));
   if (config.TEST_MODE) lines.push('  TEST_MODE:    the server clock can be moved forward (POST /money/api/test/clock)');
   console.log(lines.join('\n'));
 };

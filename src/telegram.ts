@@ -115,14 +115,22 @@ export const shareUrl = (refLink: string): string =>
   `https://t.me/share/url?url=${encodeURIComponent(refLink)}&text=${encodeURIComponent(shareText)}`;
 
 /** Opens a t.me link inside Telegram, or a new tab outside it. */
+/**
+ * True inside a Telegram client: the SDK's events reach a native proxy, or the parent frame (web
+ * clients). A plain browser with signed init data (the demo launch) has neither, and the SDK's
+ * openLink would silently do nothing there.
+ */
+const inTelegramClient = (): boolean =>
+  'TelegramWebviewProxy' in window || window.parent !== window || (typeof window.external === 'object' && window.external !== null && 'notify' in window.external);
+
 export const openTelegramLink = (url: string): void => {
-  if (app.initData && supports('6.1')) app.openTelegramLink(url);
+  if (app.initData && supports('6.1') && inTelegramClient()) app.openTelegramLink(url);
   else window.open(url, '_blank', 'noopener');
 };
 
 /** Opens an outside link (tasks, exchanges). */
 export const openLink = (url: string): void => {
-  if (app.initData) app.openLink(url);
+  if (app.initData && inTelegramClient()) app.openLink(url);
   else window.open(url, '_blank', 'noopener');
 };
 

@@ -10,7 +10,8 @@ import type { Bot } from 'grammy';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { startJobs, type JobsHandle } from '../jobs/scheduler.ts';
+import { startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
+import { isChannelMember } from '../services/outside-services.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
@@ -63,6 +64,13 @@ export interface Background {
   stop(): Promise<void>;
 }
 
+/** The invite rule's membership job: getChatMember in the configured channel (§9). */
+export const channelJob = (config: BackgroundDeps['config']): ChannelJob => ({
+  isMember: (id) => isChannelMember(config, id),
+  everyMs: config.CHANNEL_CHECK_MS,
+  recheckMs: config.CHANNEL_RECHECK_MS,
+});
+
 /** The bot, the broadcast worker and the jobs, as one handle for main.ts. */
 export const startBackground = async (deps: BackgroundDeps): Promise<Background> => {
   const { config } = deps;
@@ -86,7 +94,9 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
           log,
         })
       : null;
-  const jobs: JobsHandle | null = config.JOBS_ENABLED ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, log }) : null;
+  const jobs: JobsHandle | null = config.JOBS_ENABLED
+    ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), log })
+    : null;
   return {
     botMode: bot.mode,
     worker,

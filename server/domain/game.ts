@@ -87,13 +87,31 @@ export const buyReferralLevel = async (tx: Queryable, userId: number, level: num
   return loadUser(tx, userId);
 };
 
-/** /claim-welcome-rw: the welcome reward (engine welcomeReward of teleAge, twAge, Premium), once. */
+/**
+ * /claim-welcome-rw: the welcome reward (engine welcomeReward of teleAge, twAge, Premium), once.
+ * With X connected its X part is paid here; otherwise when X is connected later (payXAgeReward).
+ */
 export const claimWelcome = async (tx: Queryable, userId: number, nowMs: number): Promise<UserRow> => {
   const row = await loadUser(tx, userId, true);
   if (row.is_claimed_welcome) throw conflict('You have claimed reward!');
-  await tx.query('UPDATE users SET is_claimed_welcome = true WHERE id = $1', [userId]);
+  await tx.query('UPDATE users SET is_claimed_welcome = true, tw_reward_paid = tw_age > 0 WHERE id = $1', [userId]);
   await creditMoney(tx, { userId, amount: welcomeReward(row.tele_age, row.tw_age, row.is_premium), kind: 'welcome', reference: 'welcome', nowMs });
   return loadUser(tx, userId);
+};
+
+/**
+ * DESIGN.md "X account age": a player who connects X after the welcome claim gets the welcome
+ * reward's X part then, once, through the ledger with the referrer's 5 % (kind 'welcome'). Call it
+ * in the transaction that sets tw_age. Returns the amount paid ('0' when nothing is due).
+ */
+export const payXAgeReward = async (tx: Queryable, userId: number, nowMs: number): Promise<string> => {
+  const r = await tx.query<{ tw_age: number }>(
+    'UPDATE users SET tw_reward_paid = true WHERE id = $1 AND is_claimed_welcome AND NOT tw_reward_paid AND tw_age > 0 RETURNING tw_age',
+    [userId],
+  );
+  const due = r.rows[0];
+  if (due === undefined) return '0';
+  return creditMoney(tx, { userId, amount: welcomeReward(0, due.tw_age, false), kind: 'welcome', reference: 'welcome:x', nowMs });
 };
 
 /** /claim-easter-egg-rw: the Easter-egg reward, once ("You have claimed reward!" after). */

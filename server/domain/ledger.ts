@@ -91,19 +91,26 @@ export const creditDollars = async (tx: Queryable, c: Credit): Promise<string> =
 };
 
 /**
- * DESIGN.md: the +3/+49 invite bonus stays pending until the friend's totalEarn reaches $100; then
- * both sides get it (the referrer's share also counts in totalRef). Idempotent.
+ * The one place the +3/+49 invite bonus is paid (DESIGN.md, §9): it stays pending until the
+ * friend's totalEarn reaches $100 AND the friend is a member of the channel (is_member, set by
+ * the membership check in channel-rule.ts); then both sides get it (the referrer's share also
+ * counts in totalRef). Called when either condition may have become true. The first call at $100
+ * records clicked_at_ms and makes the membership check due at once. Idempotent.
  */
 export const settleInviteBonus = async (tx: Queryable, friendId: number, nowMs: number): Promise<boolean> => {
-  const r = await tx.query<{ referrer_id: number; bonus: string }>(
-    `UPDATE referrals SET status = 'credited', credited_at_ms = $2
+  const r = await tx.query<{ referrer_id: number; bonus: string; status: string }>(
+    `UPDATE referrals
+        SET status = CASE WHEN is_member THEN 'credited' ELSE status END,
+            credited_at_ms = CASE WHEN is_member THEN $2 ELSE credited_at_ms END,
+            next_check_at_ms = CASE WHEN clicked_at_ms IS NULL THEN $2 ELSE next_check_at_ms END,
+            clicked_at_ms = COALESCE(clicked_at_ms, $2)
      WHERE friend_id = $1 AND status = 'pending'
        AND (SELECT total_earn FROM users WHERE id = $1) >= $3
-     RETURNING referrer_id, bonus`,
+     RETURNING referrer_id, bonus, status`,
     [friendId, nowMs, economy.pendingFriendThresholdDollars],
   );
   const ref = r.rows[0];
-  if (ref === undefined) return false;
+  if (ref === undefined || ref.status !== 'credited') return false;
   await changeBalance(tx, 'MONEY', { userId: friendId, amount: ref.bonus, kind: 'invite-bonus', reference: `referrer:${ref.referrer_id}`, nowMs });
   await tx.query('UPDATE users SET total_ref = total_ref + $2::numeric WHERE id = $1', [ref.referrer_id, ref.bonus]);
   await changeBalance(tx, 'MONEY', { userId: ref.referrer_id, amount: ref.bonus, kind: 'invite-bonus', reference: `friend:${friendId}`, nowMs });

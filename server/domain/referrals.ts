@@ -1,6 +1,6 @@
-import type { FriendEntry, LeaderboardEntry } from '../../engine/api-types.ts';
+import type { FriendEntry, FriendWait, LeaderboardEntry } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { toWire } from '../../engine/money.ts';
+import { money, toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
 import { inviteBonus } from '../../engine/rewards.ts';
 import type { Queryable } from '../db/db.ts';
@@ -11,7 +11,8 @@ import { loadUser, type UserRow } from './users.ts';
 /**
  * /referral: the player names their referrer once. Refused: unknown code, self-referral, a cycle
  * (the referrer is the player's own descendant), and a referrer at their friend limit. The
- * invite bonus stays pending until the friend's totalEarn reaches $100 (ledger.settleInviteBonus).
+ * invite bonus stays pending until the friend's totalEarn reaches $100 and the friend is a member
+ * of the channel (ledger.settleInviteBonus, channel-rule.ts).
  */
 export const registerReferral = async (tx: Queryable, userId: number, refcode: string, nowMs: number): Promise<UserRow> => {
   const found = await tx.query<{ id: number }>('SELECT id FROM users WHERE refcode = $1', [refcode]);
@@ -46,10 +47,19 @@ export const registerReferral = async (tx: Queryable, userId: number, refcode: s
   return loadUser(tx, userId);
 };
 
+/** §9: what a pending invite bonus still waits for. */
+const waitsOf = (f: { status: string; total_earn: string; is_member: boolean }): FriendWait[] => {
+  if (f.status !== 'pending') return [];
+  const waits: FriendWait[] = [];
+  if (money(f.total_earn).lt(economy.pendingFriendThresholdDollars)) waits.push('clicks');
+  if (!f.is_member) waits.push('channel');
+  return waits;
+};
+
 /** /get-ref-users: the player's friends, newest first, a page at a time, and how many are pending. */
 export const listFriends = async (q: Queryable, userId: number, page: number, pageSize: number) => {
-  const r = await q.query<{ tele_username: string; total_money: string; total_money_ref: string; total_earn: string }>(
-    `SELECT u.tele_username, u.total_money, u.total_money_ref, u.total_earn FROM referrals r JOIN users u ON u.id = r.friend_id
+  const r = await q.query<{ tele_username: string; total_money: string; total_money_ref: string; total_earn: string; status: string; is_member: boolean }>(
+    `SELECT u.tele_username, u.total_money, u.total_money_ref, u.total_earn, r.status, r.is_member FROM referrals r JOIN users u ON u.id = r.friend_id
      WHERE r.referrer_id = $1 ORDER BY r.created_at_ms DESC, r.friend_id DESC LIMIT $2 OFFSET $3`,
     [userId, pageSize, (page - 1) * pageSize],
   );
@@ -62,6 +72,7 @@ export const listFriends = async (q: Queryable, userId: number, page: number, pa
     totalMoney: toWire(f.total_money),
     totalMoneyRef: toWire(f.total_money_ref),
     totalEarn: toWire(f.total_earn),
+    waitingFor: waitsOf(f),
   }));
   return { items, page, pageSize, total: counts.rows[0]?.total ?? 0, pending: counts.rows[0]?.pending ?? 0 };
 };

@@ -2,45 +2,12 @@ import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import type { VerifiedInitData } from '../auth/init-data.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, conflict, unavailable } from '../http/errors.ts';
-import type { OutsideServices } from '../services.ts';
+import { badRequest, conflict } from '../http/errors.ts';
 import { creditMoney } from './ledger.ts';
+import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
+export { verifyOutside, type ClaimInput, type OutsideEvidence } from './task-evidence.ts';
 import { progressOf, recordTaskProgress, taskView, type Progress, type TaskRow } from './tasks.ts';
 import { loadUser, type UserRow } from './users.ts';
-
-export interface ClaimInput {
-  captchaToken?: string;
-  inputValue?: string;
-  remoteIp?: string;
-}
-
-/** What the outside services said before the transaction (no lock is held across a network call). */
-export interface OutsideEvidence {
-  boosts?: number;
-}
-
-const need = (services: OutsideServices | undefined): OutsideServices => {
-  // Fail closed: without the service the task cannot be verified, so nothing is credited.
-  if (services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
-  return services;
-};
-
-/**
- * The outside checks of a claim, run before its transaction: captcha (when the task needs one),
- * the exchange account (CHECK_ONUS/CHECK_BINGX) and the channel boost count (BOOST).
- */
-export const verifyOutside = async (task: TaskRow, userId: number, input: ClaimInput, services: OutsideServices | undefined): Promise<OutsideEvidence> => {
-  if (task.needs_captcha) {
-    if (input.captchaToken === undefined || input.captchaToken === '') throw badRequest('Please verify captcha first', 'captchaToken');
-    if (!(await need(services).verifyCaptcha(input.captchaToken, 'claim-task', input.remoteIp))) throw badRequest('Captcha verification failed', 'captchaToken');
-  }
-  if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
-    if (input.inputValue === undefined || input.inputValue.trim() === '') throw badRequest('Please fill input', 'inputValue');
-    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw badRequest('Your account is not registered via link', 'inputValue');
-  }
-  if (task.handle_type === 'BOOST') return { boosts: await need(services).countChannelBoosts(String(userId)) };
-  return {};
-};
 
 /** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
 const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {

@@ -1,30 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-import type { Task, TaskHandleType, TaskType } from '../../engine/api-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { Task, TaskType } from '../../engine/api-types.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { notFound } from '../http/errors.ts';
+import { taskFileSchema, taskTypesOf, taskView, type Progress, type TaskRow } from './task-model.ts';
 
-const taskTypes = ['TASK1', 'SOCIAL', 'INVITE', 'EXCHANGE', 'ACHIVEMENT', 'ADS', 'DAILY_TASK', 'INVITE_TASK'] as const satisfies readonly TaskType[];
-const handleTypes = ['BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONUS', 'CHECK_BINGX'] as const satisfies readonly TaskHandleType[];
-
-const taskFileSchema = z.object({
-  tasks: z.array(
-    z.object({
-      id: z.number().int().positive(),
-      type: z.enum(taskTypes),
-      handleType: z.enum(handleTypes).nullable().default(null),
-      title: z.string().min(1),
-      image: z.string().default(''),
-      desc: z.string().default(''),
-      link: z.string().default(''),
-      reward: z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/),
-      isDaily: z.boolean().default(false),
-      needsCaptcha: z.boolean().default(false),
-      active: z.boolean().default(true),
-    }),
-  ),
-});
+export { taskTypeValues, taskView, type Progress, type TaskRow } from './task-model.ts';
 
 export const tasksFile = new URL('../seed/tasks.json', import.meta.url);
 
@@ -47,18 +27,6 @@ export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> 
   return tasks.length;
 };
 
-export interface TaskRow {
-  id: number;
-  type: TaskType;
-  handle_type: TaskHandleType | null;
-  title: string;
-  image: string;
-  description: string;
-  link: string;
-  reward: string;
-  is_daily: boolean;
-  needs_captcha: boolean;
-}
 
 /** The completion period of a task at nowMs: 'once', or the UTC date for daily tasks (they reset at 00:00 UTC). */
 export const periodOf = (task: Pick<TaskRow, 'is_daily'>, nowMs: number): string =>
@@ -71,10 +39,6 @@ export const loadTask = async (q: Queryable, taskId: number): Promise<TaskRow> =
   return t;
 };
 
-export interface Progress {
-  numberOfDone: number;
-  hasDone: boolean;
-}
 
 export const progressOf = async (q: Queryable, userId: number, task: TaskRow, nowMs: number): Promise<Progress> => {
   const r = await q.query<{ number_of_done: number; has_done: boolean }>(
@@ -113,33 +77,9 @@ export const recordTaskProgress = async (
   return row === undefined ? null : { numberOfDone: row.number_of_done, hasDone: row.has_done };
 };
 
-/** Query types the mini-app's sub-tabs use (§2) mapped to stored task types. */
-const typeAliases: Record<string, readonly TaskType[]> = {
-  DAILY_TASK: ['SOCIAL', 'ADS', 'TASK1'],
-  INVITE_TASK: ['INVITE'],
-};
-
-export const taskTypeValues = taskTypes;
-
-/** The §3 Task of a row with a player's progress. */
-export const taskView = (t: TaskRow, p: Progress): Task => ({
-  id: t.id,
-  type: t.type,
-  handleType: t.handle_type,
-  title: t.title,
-  image: t.image,
-  desc: t.description,
-  link: t.link,
-  reward: toWire(t.reward),
-  isDaily: t.is_daily,
-  hasDone: p.hasDone,
-  numberOfDone: p.numberOfDone,
-  needsCaptcha: t.needs_captcha,
-});
-
 /** The tasks of a type with the player's progress in the current period (§3 Task). */
 export const listTasks = async (q: Queryable, userId: number, type: TaskType, nowMs: number): Promise<Task[]> => {
-  const types = typeAliases[type] ?? [type];
+  const types = taskTypesOf(type);
   const today = new Date(nowMs).toISOString().slice(0, 10);
   const r = await q.query<TaskRow & { number_of_done: number | null; has_done: boolean | null }>(
     `SELECT t.*, c.number_of_done, c.has_done FROM tasks t

@@ -36,6 +36,8 @@ export interface UserRow {
   tap_clock_ms: number;
   last_claimed_ms: number;
   is_claimed_welcome: boolean;
+  /** The welcome reward's X part has been paid (with the claim, or when X was connected after it). */
+  tw_reward_paid: boolean;
   is_claimed_easter: boolean;
   pre_wl_coming: number;
   boost_channel_cnt: number;
@@ -50,7 +52,7 @@ export const loadUser = async (q: Queryable, userId: number, forUpdate = false):
   return row;
 };
 
-/** The welcome reward split the status call shows as ageReward (engine/profile.ts formula). */
+/** The welcome reward split the status call shows as ageReward (engine/rewards.ts formula). */
 export const ageRewardOf = (row: Pick<UserRow, 'tele_age' | 'tw_age' | 'is_premium'>): UserStatus['ageReward'] => ({
   avgAge: meanAgeDays(row.tele_age, row.tw_age),
   teleReward: toWire(welcomeReward(row.tele_age, 0, false)),

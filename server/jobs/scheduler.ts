@@ -1,10 +1,11 @@
 /**
- * Runs the scheduled jobs in this process: the stats refresh every STATS_REFRESH_MS, and the daily
- * reset once per UTC day (checked every minute; job_runs makes it once across processes and
+ * Runs the scheduled jobs in this process: the stats refresh every STATS_REFRESH_MS, the channel
+ * membership checks of the invite rule every CHANNEL_CHECK_MS, and the daily reset once per UTC day (checked every minute; job_runs makes it once across processes and
  * catches up after downtime). `runJobsOnce` is what GET /public/test-cron calls.
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
+import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../domain/channel-rule.ts';
 import { runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
@@ -13,18 +14,28 @@ export interface JobsDeps {
   db: Db;
   clock: Clock;
   statsRefreshMs: number;
+  /** The invite rule's channel membership job (channel-rule.ts), when the Bot API is configured. */
+  channel?: ChannelJob;
   log?: (message: string) => void;
+}
+
+export interface ChannelJob {
+  isMember: MembershipCheck;
+  everyMs: number;
+  recheckMs: number;
 }
 
 export interface JobsResult {
   dailyReset: DailyResetResult;
   stats: PublicStats;
+  channel?: ChannelCheckResult;
 }
 
-/** Both jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
-export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<JobsResult> => ({
+/** The jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
+export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean; channel?: ChannelJob } = {}): Promise<JobsResult> => ({
   dailyReset: await runDailyReset(db, nowMs, opts),
   stats: await refreshStatsCache(db, nowMs),
+  ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
 });
 
 export interface JobsHandle {
@@ -45,6 +56,8 @@ export const startJobs = (deps: JobsDeps): JobsHandle => {
   stats();
   daily();
   const timers = [setInterval(stats, deps.statsRefreshMs), setInterval(daily, dailyCheckMs)];
+  const channel = deps.channel;
+  if (channel) timers.push(setInterval(guarded('channel checks', () => runChannelChecks(deps.db, channel.isMember, deps.clock.now(), channel.recheckMs)), channel.everyMs));
   for (const t of timers) t.unref();
   return {
     stop: async () => {

@@ -3,12 +3,13 @@
  * ENABLE_TEST_CRON is on; otherwise it is a 404 like any unknown path.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { channelJob } from '../bot/runtime.ts';
 import { runJobsOnce } from '../jobs/scheduler.ts';
 import type { RouteContext } from '../route-context.ts';
 
 export const jobRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   if (!ctx.config.ENABLE_TEST_CRON) return;
-  app.get('/public/test-cron', { schema: { summary: 'Runs the daily reset and the stats refresh once (test only)', tags: ['public'] } }, async () =>
-    runJobsOnce(ctx.db, ctx.clock.now(), { force: true }),
+  app.get('/public/test-cron', { schema: { summary: 'Runs the daily reset, the stats refresh and the channel membership checks once (test only)', tags: ['public'] } }, async () =>
+    runJobsOnce(ctx.db, ctx.clock.now(), { force: true, channel: channelJob(ctx.config) }),
   );
 };

@@ -70,7 +70,13 @@ export const taskSchema = {
 
 export const friendSchema = {
   type: 'object',
-  properties: { teleUsername: { type: 'string' }, totalMoney: decimal, totalMoneyRef: decimal, totalEarn: decimal },
+  properties: {
+    teleUsername: { type: 'string' },
+    totalMoney: decimal,
+    totalMoneyRef: decimal,
+    totalEarn: decimal,
+    waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
+  },
 } as const;
 
 export const leaderboardEntrySchema = {

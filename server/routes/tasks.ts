@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
+import { pokeChannelCheck } from '../domain/channel-rule.ts';
 import { claimTask, verifyOutside } from '../domain/task-claims.ts';
 import { listTasks, loadTask, taskTypeValues } from '../domain/tasks.ts';
 import { statusOf } from '../domain/users.ts';
@@ -96,6 +97,8 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       const evidence = await verifyOutside(task, player.id, input, ctx.services);
       const now = ctx.clock.now();
       const r = await transaction(ctx.db, (tx) => claimTask(tx, task, player.id, player.initData, input, evidence, now));
+      // The friend acted (often right after joining the channel): their invite rule is checked next.
+      await pokeChannelCheck(ctx.db, player.id, now);
       const message = task.type === 'ACHIVEMENT' ? 'Claimed reward successful' : 'Claimed task successful';
       return { message, reward: r.reward, task: r.task, status: statusOf(r.row, now) };
     },

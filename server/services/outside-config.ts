@@ -67,6 +67,10 @@ export const outsideConfigShape = {
   /** Run the scheduled jobs in this process (turn off on all but one API process). */
   JOBS_ENABLED: envFlag.default(true),
   STATS_REFRESH_MS: ms(60_000),
+  /** How often the job checks the channel membership of friends who reached $100 (§9 invite rule). */
+  CHANNEL_CHECK_MS: ms(30_000),
+  /** When a friend is not (yet) a channel member, how long until they are checked again. */
+  CHANNEL_RECHECK_MS: ms(600_000),
 };
 
 /** The keys this module reads from the server config (a subset of Config). */

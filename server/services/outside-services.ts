@@ -80,6 +80,22 @@ export const countBoosts = async (config: OutsideConfig, telegramUserId: string)
   }
 };
 
+/** getChatMember in the configured channel: is the user a member now (§9's channel rule)? */
+export const isChannelMember = async (config: OutsideConfig, telegramUserId: string): Promise<boolean> => {
+  const chat = boostChannelId(config);
+  if (!config.BOT_TOKEN || !chat) throw new OutsideServiceError('telegram', 'unconfigured', 'missing BOT_TOKEN or BOOST_CHANNEL_ID');
+  const userId = Number(telegramUserId);
+  if (!Number.isSafeInteger(userId) || userId <= 0) throw new OutsideServiceError('telegram', 'refused', 'bad user id');
+  const api = new Api(config.BOT_TOKEN, { apiRoot: config.BOT_API_ROOT, timeoutSeconds: Math.ceil(config.OUTSIDE_TIMEOUT_MS / 1000) });
+  try {
+    const m = await api.getChatMember(chat, userId);
+    return m.status === 'creator' || m.status === 'administrator' || m.status === 'member' || (m.status === 'restricted' && m.is_member);
+  } catch (err) {
+    if (err instanceof GrammyError) throw new OutsideServiceError('telegram', 'refused', `${err.error_code} ${err.description}`);
+    throw new OutsideServiceError('telegram', 'unreachable', err instanceof Error ? err.message : String(err));
+  }
+};
+
 export const createOutsideServices = (deps: OutsideServicesDeps): OutsideServices => {
   const log = deps.log ?? ((m: string) => console.warn(m));
   const exchanges = exchangeOptions(deps.config);

@@ -2,11 +2,13 @@
  * Linking a player's X account (§7 /social-login, /callback/twitter). The OAuth state has 256
  * random bits, is stored only as its SHA-256, is bound to the Telegram user, is single use
  * (consumed by one conditional UPDATE) and lives 10 minutes. The callback sets twUsername, twAvatar
- * and twAge; the pending claim reward follows from them (welcomeReward in engine/profile.ts).
+ * and twAge; the pending claim reward follows from them (welcomeReward in engine/rewards.ts), and
+ * a player who already claimed it is paid its X part then (payXAgeReward).
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
+import { payXAgeReward } from '../domain/game.ts';
 import { OutsideServiceError } from './http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from './outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';
@@ -129,6 +131,8 @@ export const completeXLogin = async (deps: XDeps, q: { state: string; code?: str
     );
     if (owner.rows.length === 0) return false;
     await tx.query('UPDATE users SET tw_username = $2, tw_avatar = $3, tw_age = $4 WHERE id = $1', [row.user_id, account.username, account.avatar, twAge]);
+    // Connected after the welcome claim: its X part is paid now, once.
+    await payXAgeReward(tx, row.user_id, now);
     return true;
   });
   return { redirect: withOutcome(row.redirect_to, linked ? undefined : 'already_linked') };

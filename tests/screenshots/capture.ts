@@ -60,7 +60,7 @@ const shots: Shot[] = [
   } },
   { name: 'earn-airdrop', path: '/earn', act: clickText('Airdrop') },
   { name: 'earn-achievements', path: '/earn', act: clickText('Achievements') },
-  { name: 'earn-achievements-empty', path: '/earn', state: (s) => void (s.tasks.ACHIVEMENT = []), act: clickText('Achievements') },
+  { name: 'earn-achievements-empty', path: '/earn', state: (s) => void (s.tasks = s.tasks.filter((t) => t.type !== 'ACHIVEMENT')), act: clickText('Achievements') },
   { name: 'earn-ads-reward', path: '/earn', before: (p) => fakeAdsgram(p, 'reward'), act: clickText('Watch') },
   { name: 'earn-ads-skip', path: '/earn', before: (p) => fakeAdsgram(p, 'skip'), act: clickText('Watch') },
   { name: 'earn-loading', path: '/earn', state: (s) => void s.hang.push('/tasks') },

@@ -1,17 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FriendEntry, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
+import { runChannelChecks } from '../../server/domain/channel-rule.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
+import { isChannelMember } from '../../server/services/outside-services.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
-import { backends, openHarness, type Harness } from './harness.ts';
+import { backends, botToken, openHarness, type Harness } from './harness.ts';
 
 describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
   let h: Harness;
+  let tg: FakeTelegram;
   beforeAll(async () => {
     h = await openHarness(backend);
+    tg = await startFakeTelegram(botToken);
   });
   afterAll(async () => {
     await h?.close();
+    await tg?.close();
   });
+  /** The membership job of the invite rule, asking the fake Bot API (channel @money_channel). */
+  const channelJob = () => runChannelChecks(h.db, (id) => isChannelMember({ ...h.config, BOT_API_ROOT: tg.apiRoot, OUTSIDE_TIMEOUT_MS: 2_000 }, id), h.clock.now(), 600_000);
 
   const status = async (id: number, premium = false) =>
     (await h.call('GET', '', premium ? { id, first_name: 'P', username: `p${id}`, is_premium: true } : id)).json<UserStatus>();
@@ -19,7 +27,7 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     h.call('POST', '/referral', premium ? { id, first_name: 'P', username: `p${id}`, is_premium: true } : id, { query: { refcode } });
   const click = (id: number, n: number, batchId: string) => h.call('POST', '/click', id, { body: { click: n, batchId } });
 
-  it('registers a referral once; the +3 bonus stays pending until the friend reaches $100', async () => {
+  it('registers a referral once; the +3 bonus stays pending until the friend reaches $100 and joins the channel', async () => {
     const a = h.newUserId();
     const b = h.newUserId();
     const sa = await status(a);
@@ -37,23 +45,37 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     await click(b, 60, 'x2');
     h.clock.advance(3_000);
     await click(b, 10, 'x3');
-    expect((await status(b)).totalMoney).toBe(String(economy.inviteBonusMoney));
+    // $100 clicked, but not in the channel: still pending, and the Invite list says what is missing.
+    expect((await channelJob()).checked).toBe(1);
+    expect((await status(b)).totalMoney).toBe('0');
+    const waiting = (await h.call('GET', '/get-ref-users', a)).json<Page<FriendEntry> & { pending: number }>();
+    expect(waiting).toMatchObject({ pending: 1, items: [{ waitingFor: ['channel'] }] });
+    // Joined: not checked again before the recheck time, unless the friend acts (a claim).
+    tg.settings.members.set(b, 'member');
+    expect((await channelJob()).checked).toBe(0);
+    await h.call('POST', '/claim-task', b, { query: { task_id: '1' }, body: { taskId: 1 } });
+    expect(await channelJob()).toMatchObject({ checked: 1, released: 1 });
+    expect(await channelJob()).toMatchObject({ checked: 0, released: 0 });
+    expect((await status(b)).totalMoney).toBe(String(economy.inviteBonusMoney + 100));
     const sa2 = await status(a);
-    expect(sa2.totalMoney).toBe(String(economy.inviteBonusMoney));
+    expect(sa2.totalMoney).toBe(String(economy.inviteBonusMoney + 5));
     expect(sa2.totalRef).toBe(String(economy.inviteBonusMoney));
-    expect((await h.call('GET', '/get-ref-users', a)).json().pending).toBe(0);
+    expect((await h.call('GET', '/get-ref-users', a)).json()).toMatchObject({ pending: 0, items: [{ waitingFor: [] }] });
     const again = await refer(b, sa.refcode);
     expect(again.statusCode).toBe(409);
     expect(await ledgerMatchesBalances(h.db, [a, b])).toBe(true);
   });
 
-  it('gives +49 for a Premium friend, credited at once when they already have $100', async () => {
+  it('gives +49 for a Premium friend who already has $100, at the first membership check', async () => {
     const a = h.newUserId();
     const b = h.newUserId();
     const sa = await status(a);
     await status(b, true);
     await setBalances(h.db, b, { totalEarn: '150' });
+    tg.settings.members.set(b, 'member');
     await refer(b, sa.refcode, true);
+    expect((await h.call('GET', '/get-ref-users', a)).json().items).toEqual([expect.objectContaining({ waitingFor: ['channel'] })]);
+    expect(await channelJob()).toMatchObject({ released: 1 });
     expect((await status(a)).totalMoney).toBe(String(economy.inviteBonusPremiumMoney));
     expect((await status(b, true)).totalMoney).toBe(String(economy.inviteBonusPremiumMoney));
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
-import { adsgramRewardUrl, sendAdsgramReward } from '../fakes/adsgram-driver.ts';
+import { adsgramRewardUrl, sendAdsgramReward } from '../../server/dev/stand-ins/adsgram-driver.ts';
 import { backends, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const adsTaskId = 5;

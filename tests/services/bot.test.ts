@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { startBot } from '../../server/bot/runtime.ts';
 import { webhookSecret } from '../../server/services/outside-config.ts';
-import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../fakes/fake-telegram.ts';
+import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
 import { manualClockFor } from './service-env.ts';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../server/clock.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import type { BroadcastProgress } from '../../server/bot/broadcast-store.ts';
 import type { Db } from '../../server/db/db.ts';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const apiKey = 'broadcast-key-for-tests';

@@ -3,8 +3,8 @@ import { loadConfig } from '../../server/config.ts';
 import { OutsideServiceError } from '../../server/services/http.ts';
 import { createOutsideServices } from '../../server/services/outside-services.ts';
 import type { OutsideServices } from '../../server/services.ts';
-import { startFakeExchanges, type FakeExchanges } from '../fakes/fake-exchanges.ts';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram.ts';
+import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { botToken, manualClockFor, testEnv } from './service-env.ts';
 
 describe('partner exchange checks and channel boosts', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { money } from '../../engine/money.ts';
-import { startFakeExchanges, type FakeExchanges } from '../fakes/fake-exchanges.ts';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram.ts';
-import { startFakeTurnstile, type FakeTurnstile } from '../fakes/fake-turnstile.ts';
+import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
+import { startFakeTurnstile, type FakeTurnstile } from '../../server/dev/stand-ins/fake-turnstile.ts';
 import { backends, botToken, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 /** /check-task and /claim-task (issue 4's routes) through the real services and real HTTP to fakes. */
@@ -15,7 +15,6 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
   let ex: FakeExchanges;
   let tg: FakeTelegram;
   let h: ServicesHarness;
-  let tokenN = 0;
   beforeAll(async () => {
     [ts, ex, tg] = await Promise.all([startFakeTurnstile(), startFakeExchanges(), startFakeTelegram(botToken)]);
     tg.settings.boostChat = '@money_channel';
@@ -37,9 +36,7 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
   });
 
   const captcha = () => {
-    const token = `cf-token-${backend}-${tokenN++}`;
-    ts.addToken(token, { hostname: 'money.example', action: 'claim-task' });
-    return token;
+    return ts.solve({ sitekey: ts.siteKey, hostname: 'money.example', action: 'claim-task' });
   };
   const check = (u: number, body: object) => h.call('POST', '/check-task', u, { body });
   const claim = (u: number, taskId: number, body: object = {}) => h.call('POST', '/claim-task', u, { query: { task_id: String(taskId) }, body: { taskId, ...body } });

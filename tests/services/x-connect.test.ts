@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { economy } from '../../engine/economy.ts';
 import { money } from '../../engine/money.ts';
 import type { SocialConnect, UserStatus } from '../../engine/api-types.ts';
-import { startFakeX, type FakeX } from '../fakes/fake-x.ts';
+import { startFakeX, type FakeX } from '../../server/dev/stand-ins/fake-x.ts';
 import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const allowed = 'https://money.example/app/earn';
@@ -11,7 +11,7 @@ describe.each(backends)('X account link (%s)', (backend) => {
   let x: FakeX;
   let h: ServicesHarness;
   beforeAll(async () => {
-    x = await startFakeX();
+    x = await startFakeX(['https://money.example/money/api/v1/airdrop/callback/twitter']);
     h = await openServicesHarness(backend, {
       X_CLIENT_ID: x.clientId,
       X_CLIENT_SECRET: x.clientSecret,
@@ -73,6 +73,44 @@ describe.each(backends)('X account link (%s)', (backend) => {
     expect(c.twAge).toBeGreaterThan(3_000);
     const gained = money(c.pendingClaimReward).minus(before.pendingClaimReward);
     expect(gained.eq(c.twAge * economy.welcomeMoneyPerTwitterDay)).toBe(true);
+  });
+
+  const ledgerOf = async (u: number) =>
+    (await h.db.query<{ kind: string; reference: string; amount: string }>("SELECT kind, reference, amount::text FROM ledger WHERE user_id = $1 AND currency = 'MONEY' ORDER BY id", [u])).rows;
+  const me = async (u: number) => (await h.call('GET', '/', u)).json<UserStatus>();
+
+  it('pays the X part of the welcome reward once when X is connected after the claim, with 5 % to the referrer', async () => {
+    x.settings.nextUser = { id: 'x-after', username: 'late_x', profile_image_url: 'https://pbs.example/a.jpg', created_at: '2016-01-01T00:00:00.000Z' };
+    const referrer = await h.newPlayer();
+    const u = await h.newPlayer();
+    expect((await h.call('POST', '/referral', u, { query: { refcode: (await me(referrer)).refcode } })).statusCode).toBe(200);
+    const claimed = (await h.call('POST', '/claim-welcome-rw', u)).json<UserStatus>();
+    expect(claimed.twAge).toBe(0);
+    await callback(await consent(await login(u)));
+    const after = await me(u);
+    const xPart = after.twAge * economy.welcomeMoneyPerTwitterDay;
+    expect(after.twAge).toBe(expectedAge());
+    expect(money(after.totalMoney).minus(claimed.totalMoney).eq(xPart)).toBe(true);
+    expect(after.pendingClaimReward).toBe('0');
+    expect((await ledgerOf(u)).filter((l) => l.reference === 'welcome:x')).toEqual([{ kind: 'welcome', reference: 'welcome:x', amount: String(xPart) }]);
+    expect(money((await me(referrer)).totalMoneyRef).eq(money(claimed.totalMoney).plus(xPart).times(0.05))).toBe(true);
+    // Connecting again (another login) pays nothing more.
+    await callback(await consent(await login(u)));
+    expect((await me(u)).totalMoney).toBe(after.totalMoney);
+    const ledger = await ledgerOf(u);
+    expect(ledger.reduce((sum, l) => sum.plus(l.amount), money(0)).eq(after.totalMoney)).toBe(true);
+  });
+
+  it('pays the X part with the welcome claim when X was connected first, and not again', async () => {
+    x.settings.nextUser = { id: 'x-before', username: 'early_x', profile_image_url: 'https://pbs.example/b.jpg', created_at: '2016-01-01T00:00:00.000Z' };
+    const u = await h.newPlayer();
+    await callback(await consent(await login(u)));
+    const before = await me(u);
+    expect(money(before.pendingClaimReward).eq(before.ageReward.total)).toBe(true);
+    const claimed = (await h.call('POST', '/claim-welcome-rw', u)).json<UserStatus>();
+    expect(claimed.totalMoney).toBe(before.ageReward.total);
+    await callback(await consent(await login(u)));
+    expect((await me(u)).totalMoney).toBe(before.ageReward.total);
   });
 
   it('refuses a replayed state', async () => {

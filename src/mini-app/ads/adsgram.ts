@@ -3,6 +3,8 @@
  * provider SDK is initialised with a block id"). `show()` resolves when the ad was watched to the
  * end and rejects with `{ done: false, error }` on a skip (error false) or a failure (error true).
  */
+import { loadScript } from '../ui/load-script.ts';
+
 export const adsgramScriptUrl = 'https://sad.adsgram.ai/js/sad.min.js';
 
 export interface AdsgramResult {
@@ -22,33 +24,21 @@ declare global {
   }
 }
 
-let loading: Promise<void> | null = null;
-
-const loadScript = (src: string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = src;
-    script.async = true;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error('Adsgram script failed to load'));
-    document.head.appendChild(script);
-  });
-
 /** The ad controller, or null when there is no block id or the SDK cannot load (→ "Watch video failed"). */
 export const loadAdsgram = async (blockId: string, src: string = adsgramScriptUrl): Promise<AdController | null> => {
   if (!blockId) return null;
   try {
-    if (!window.Adsgram) {
-      loading ??= loadScript(src).catch((error: unknown) => {
-        loading = null;
-        throw error;
-      });
-      await loading;
-    }
+    if (!window.Adsgram) await loadScript(src);
     return window.Adsgram?.init({ blockId }) ?? null;
   } catch {
     return null;
   }
+};
+
+/** §7: "an ads provider SDK is initialised with a block id chosen from a fixed list" (comma-separated in config). */
+export const chooseBlockId = (list: string, random: () => number = Math.random): string => {
+  const ids = list.split(',').map((s) => s.trim()).filter(Boolean);
+  return ids.length === 0 ? '' : ids[Math.floor(random() * ids.length)]!;
 };
 
 /** What one showing ended in. */

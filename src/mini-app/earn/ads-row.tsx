@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Task } from '../../../engine/api-types.ts';
+import { demoPaths, type Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { config } from '../../config.ts';
 import { haptic } from '../../telegram.ts';
 import { claimAdsReward, startWatchAds } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
-import { loadAdsgram, showAd, toBase64 } from '../ads/adsgram.ts';
+import { chooseBlockId, loadAdsgram, showAd, toBase64 } from '../ads/adsgram.ts';
+import { isDemo } from '../demo.ts';
 import { useGame } from '../game-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
@@ -37,7 +38,7 @@ export const AdsRow = ({ task }: { task: Task }) => {
     setPopup(null);
     setBusy(true);
     try {
-      const controller = await loadAdsgram(config.adsgramBlockId);
+      const controller = await loadAdsgram(chooseBlockId(config.adsgramBlockId), isDemo('ads') ? demoPaths.adsgramScript : undefined);
       if (!controller) return fail();
       const token = await startWatchAds(api);
       const outcome = await showAd(controller);

@@ -1,11 +1,19 @@
 import { Turnstile } from '@marsidev/react-turnstile';
+import { claimTaskCaptchaAction } from '../../../engine/api-types.ts';
+import { config } from '../../config.ts';
+import { isDemo } from '../demo.ts';
 
-/** The Turnstile widget (its own chunk: only tasks that need a captcha load it). */
-export const Captcha = ({ siteKey, onToken }: { siteKey: string; onToken: (token: string | null) => void }) => (
+/**
+ * The Turnstile widget (its own chunk: only tasks that need a captcha load it). It is drawn with
+ * the site key from the server's config and the action the server's siteverify check expects;
+ * a widget drawn without them yields tokens the server refuses.
+ */
+export const Captcha = ({ onToken }: { onToken: (token: string | null) => void }) => (
   <div className="task__captcha">
     <Turnstile
-      siteKey={siteKey}
-      options={{ size: 'flexible', theme: 'auto' }}
+      siteKey={config.turnstileSiteKey}
+      injectScript={!isDemo('turnstile')}
+      options={{ action: claimTaskCaptchaAction, size: 'flexible', theme: 'auto' }}
       onSuccess={(token) => onToken(token)}
       onExpire={() => onToken(null)}
       onError={() => onToken(null)}

@@ -25,19 +25,19 @@ const subTabs = [
 ] as const;
 type SubTab = (typeof subTabs)[number]['id'];
 
-const subTabType: Record<Exclude<SubTab, 'airdrop'>, TaskType> = { social: 'SOCIAL', invite: 'INVITE', partner: 'EXCHANGE' };
+// §2: Social lists DAILY_TASK (social, TASK1 and the ads task), Invite lists INVITE_TASK.
+const subTabType: Record<Exclude<SubTab, 'airdrop'>, TaskType> = { social: 'DAILY_TASK', invite: 'INVITE_TASK', partner: 'EXCHANGE' };
 
 const renderTask = (task: Task) =>
   isExchangeTask(task) ? <ExchangeTaskRow key={task.id} task={task} /> : <TaskRow key={task.id} task={task} />;
 
 /** The Social list: the "Daily Oppotunity" ads row first, after the others once done 10 times (§4). */
 const SocialList = () => {
-  const social = useTasks('SOCIAL');
-  const ads = useTasks('ADS');
-  if (social.isPending || ads.isPending) return <Skeleton count={4} />;
-  if (social.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
-  const adsTask = ads.data?.[0];
-  const rows = (social.data ?? []).map(renderTask);
+  const daily = useTasks(subTabType.social);
+  if (daily.isPending) return <Skeleton count={4} />;
+  if (daily.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  const adsTask = daily.data.find((t) => t.type === 'ADS');
+  const rows = daily.data.filter((t) => t.type !== 'ADS').map(renderTask);
   if (!adsTask) return <div className="list">{rows}</div>;
   const adsRow = <AdsRow key={`ads-${adsTask.id}`} task={adsTask} />;
   return <div className="list">{adsDone(adsTask) ? [...rows, adsRow] : [adsRow, ...rows]}</div>;

@@ -2,21 +2,26 @@ import { useEffect, useRef, useState } from 'react';
 import type { Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { haptic, openLink } from '../../telegram.ts';
+import { config } from '../../config.ts';
 import { checkTask } from '../api/calls.ts';
+import { isDemo } from '../demo.ts';
 import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
 import { useClaimTask } from './use-claim-task.ts';
+import { useTaskCaptcha } from './use-task-captcha.tsx';
 
 type CheckState = 'idle' | 'WAIT' | 'DONE';
 
 /**
  * A partner exchange task (CHECK_ONUS, CHECK_BINGX; §4): enter the exchange ID, Check (WAIT for
- * 5 s while the server checks), then DONE and Claim. §5 messages guard each step.
+ * 5 s while the server checks), then DONE, the captcha when the task needs one, and Claim.
+ * §5 messages guard each step.
  */
 export const ExchangeTaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
   const claim = useClaimTask();
+  const captcha = useTaskCaptcha(task);
   const [value, setValue] = useState('');
   const [state, setState] = useState<CheckState>('idle');
   const [busy, setBusy] = useState(false);
@@ -42,31 +47,40 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
 
   const claimIt = async () => {
     if (state !== 'DONE') return notify(messages.checkAccount, 'error');
+    if (captcha.needed && !captcha.token) return notify(messages.verifyCaptcha, 'error');
     setBusy(true);
-    await claim(task, { inputValue: value.trim() });
-    if (mounted.current) setBusy(false);
+    const ok = await claim(task, { inputValue: value.trim(), ...captcha.payload });
+    if (!mounted.current) return;
+    if (!ok) captcha.spend();
+    setBusy(false);
   };
 
   return (
     <TaskShell
       task={task}
       extra={
-        <div className="task__exchange">
-          {task.link.startsWith('http') && (
-            <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+        <>
+          <div className="task__exchange">
+            {task.link.startsWith('http') && (
+              <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+            )}
+            <input
+              className="input"
+              placeholder="Your exchange ID"
+              value={value}
+              disabled={state !== 'idle'}
+              onChange={(e) => setValue(e.target.value)}
+              aria-label={`${task.title} ID`}
+            />
+            <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
+              {state === 'idle' ? 'Check' : state}
+            </button>
+          </div>
+          {isDemo('exchanges') && config.demoExchangeUid && state === 'idle' && (
+            <p className="hint task__demo"><span className="demo-tag">demo</span> The demo exchanges know ID {config.demoExchangeUid}.</p>
           )}
-          <input
-            className="input"
-            placeholder="Your exchange ID"
-            value={value}
-            disabled={state !== 'idle'}
-            onChange={(e) => setValue(e.target.value)}
-            aria-label={`${task.title} ID`}
-          />
-          <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
-            {state === 'idle' ? 'Check' : state}
-          </button>
-        </div>
+          {captcha.widget(state === 'DONE')}
+        </>
       }
     >
       <button className="btn btn--small" disabled={busy} onClick={() => void claimIt()}>Claim</button>

@@ -1,10 +1,10 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { config } from '../../config.ts';
-import { haptic, openLink, openTelegramLink } from '../../telegram.ts';
+import { haptic, openLink, openTelegramLink, telegramUser } from '../../telegram.ts';
+import { demoTelegramLink } from '../demo.ts';
 import { checkTask } from '../api/calls.ts';
 import { useApi, useStatus } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
@@ -12,10 +12,14 @@ import { MoneyIcon } from '../ui/art.tsx';
 import { TaskImage } from '../ui/task-image.tsx';
 import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
+import { useTaskCaptcha } from './use-task-captcha.tsx';
 
-const Captcha = lazy(async () => ({ default: (await import('./captcha.tsx')).Captcha }));
-
-const openTaskLink = (link: string) => (link.startsWith('https://t.me/') ? openTelegramLink(link) : openLink(link));
+const openTaskLink = (link: string) => {
+  // The demo's Telegram stand-in plays t.me's join and boost pages.
+  const demo = demoTelegramLink(link, telegramUser()?.id);
+  if (demo !== null) return openLink(new URL(demo, window.location.origin).toString());
+  return link.startsWith('https://t.me/') ? openTelegramLink(link) : openLink(link);
+};
 
 /** The row layout every task shares: image, title, reward, and an action on the right. */
 export const TaskShell = ({ task, children, extra, sub }: { task: Task; children: ReactNode; extra?: ReactNode; sub?: ReactNode }) => (
@@ -45,17 +49,16 @@ export const TaskRow = ({ task }: { task: Task }) => {
   const status = useStatus().data;
   const claim = useClaimTask();
   const [opened, setOpened] = useState(() => openedTasks().includes(task.id));
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const captcha = useTaskCaptcha(task);
   const [busy, setBusy] = useState(false);
 
   if (task.hasDone) return <TaskShell task={task}><DoneMark /></TaskShell>;
 
-  const needsCaptcha = task.needsCaptcha;
   const claimWithCaptcha = async () => {
-    if (needsCaptcha && !captchaToken) return notify(messages.verifyCaptcha, 'error');
+    if (captcha.needed && !captcha.token) return notify(messages.verifyCaptcha, 'error');
     setBusy(true);
-    const ok = await claim(task, needsCaptcha ? { captchaToken: captchaToken! } : {});
-    if (!ok) setCaptchaToken(null);
+    const ok = await claim(task, captcha.payload);
+    if (!ok) captcha.spend();
     setBusy(false);
   };
 
@@ -100,18 +103,8 @@ export const TaskRow = ({ task }: { task: Task }) => {
   const sub = task.handleType === 'BOOST'
     ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
     : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
-  // Without a site key there is no widget to show; the claim then asks for the captcha (§5).
-  const showCaptcha = needsCaptcha && label === 'Claim' && config.turnstileSiteKey !== '';
   return (
-    <TaskShell
-      task={task}
-      sub={sub}
-      extra={showCaptcha && (
-        <Suspense fallback={null}>
-          <Captcha siteKey={config.turnstileSiteKey} onToken={setCaptchaToken} />
-        </Suspense>
-      )}
-    >
+    <TaskShell task={task} sub={sub} extra={captcha.widget(label === 'Claim')}>
       <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : label}</button>
     </TaskShell>
   );

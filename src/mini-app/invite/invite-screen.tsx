@@ -1,3 +1,4 @@
+import type { FriendWait } from '../../../engine/api-types.ts';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy } from '../../../engine/economy.ts';
@@ -13,6 +14,9 @@ import { Skeleton } from '../ui/skeleton.tsx';
 import { RefLevelModal } from './ref-level-modal.tsx';
 import './invite.css';
 
+/** §9: what a pending friend still has to do for the invite bonus. */
+const friendWaitText: Record<FriendWait, string> = { clicks: `click $${economy.pendingFriendThresholdDollars}`, channel: 'join the channel' };
+
 const FriendsList = () => {
   const [page, setPage] = useState(1);
   const query = useFriends(page);
@@ -24,14 +28,16 @@ const FriendsList = () => {
     <>
       <div className="list" data-testid="friends">
         {items.map((f, i) => {
-          // §9: a friend is pending while their totalEarn is below $100.
-          const pending = money(f.totalEarn).lt(economy.pendingFriendThresholdDollars);
+          // §9: the bonus waits for $100 clicked and the channel joined; older answers: $100 only.
+          const waits = f.waitingFor ?? (money(f.totalEarn).lt(economy.pendingFriendThresholdDollars) ? ['clicks' as const] : []);
+          const pending = waits.length > 0;
           return (
             <div key={`${f.teleUsername}-${i}`} className="card row invite__friend">
               <Avatar src={null} name={f.teleUsername} />
               <div className="row__main">
                 <div className="row__title">{f.teleUsername}</div>
                 <div className="row__sub"><CoinIcon /> {formatMoney(f.totalEarn)}{pending && <span className="invite__pending">pending</span>}</div>
+                {pending && <div className="invite__waits" data-testid="friend-waits">Needs to {waits.map((w) => friendWaitText[w]).join(' and ')}</div>}
               </div>
               <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.totalMoneyRef)}</strong>
             </div>

@@ -10,6 +10,7 @@ import { keys, useApi, useRefLink, useStatus } from '../api/queries.ts';
 import { useGame } from '../game-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
+import { ConnectX } from '../ui/connect-x.tsx';
 import { EasterPopup } from './easter-popup.tsx';
 import { useProgress } from './use-progress.ts';
 import './onboarding.css';
@@ -70,7 +71,14 @@ const Congratulations = ({ status, onNext }: { status: UserStatus; onNext: () =>
         <div className="card"><strong>{status.teleAge}</strong><span className="hint">days on telegram</span></div>
         <div className="card"><strong>{status.twAge}</strong><span className="hint">days on twitter</span></div>
       </div>
-      {hasX && <Bar label="X account" percent={percent} />}
+      {hasX ? (
+        <Bar label="X account" percent={percent} />
+      ) : (
+        <div className="onb__connect-x" data-testid="onboarding-connect-x">
+          <p className="hint onb__center">Connect X: its account age adds to your reward and title.</p>
+          <ConnectX />
+        </div>
+      )}
       <div className="onb__foot">
         <button className="btn btn--block" disabled={hasX && percent < 100} onClick={onNext}>Continue</button>
       </div>

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy } from '../../../engine/economy.ts';
-import { formatCompact } from '../../../engine/format.ts';
+import { formatWallet } from '../../../engine/format.ts';
 import { money } from '../../../engine/money.ts';
 import { $autoEarn, $totalEarn } from '../../game/signals.ts';
 import { art } from '../ui/art.tsx';
 
 /**
- * The wallet mock view (§2): balance = total earned + auto earned in compact form, a disabled
+ * The wallet mock view (§2): balance = total earned + auto earned, compact only above 999,999,999,999 (§9), a disabled
  * Send card (COMING SOON), the rate text, a Receive card, and an always-empty History.
  */
 export const WalletMock = () => {
@@ -21,7 +21,7 @@ export const WalletMock = () => {
     <div className="wallet wallet--mock">
       <div className="card wallet__balance">
         <span className="hint">Balance</span>
-        <strong><img className="money-icon" src={art('coin-small')} alt="" /> {formatCompact(balance)}</strong>
+        <strong><img className="money-icon" src={art('coin-small')} alt="" /> {formatWallet(balance)}</strong>
       </div>
       <section className="card wallet__card">
         <h2 className="h2">Send $</h2>

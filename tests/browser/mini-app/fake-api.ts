@@ -1,5 +1,10 @@
 import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus } from '../../../engine/api-types.ts';
-import { apiPrefix } from '../../../engine/api-types.ts';
+import seed from '../../../server/seed/tasks.json';
+import { verifyOutside } from '../../../server/domain/task-evidence.ts';
+import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
+import { ApiError } from '../../../server/http/errors.ts';
+import type { OutsideServices } from '../../../server/services.ts';
+import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { money, toWire } from '../../../engine/money.ts';
 import { priceOf } from '../../../engine/prices.ts';
@@ -7,12 +12,16 @@ import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades
 
 /**
  * A small fake of the HTTP API (spec §7) at the network boundary, for component tests and the
- * screenshot script: it answers `fetch(url, init)` from in-memory state. It is not our server;
- * it uses the engine's rules where it has to judge (prices, refusals) and records every call.
+ * screenshot script: it answers `fetch(url, init)` from in-memory state. It is not our server,
+ * but it cannot disagree with it where a disagreement once hid bugs: its tasks are the server's
+ * seed (server/seed/tasks.json) through the server's own task model, lists cover the same types,
+ * and claims pass the server's own outside checks (captcha with the claim-task action, exchange
+ * id). It uses the engine's rules where it has to judge (prices, refusals) and records every call.
  */
 export interface FakeApiState {
   status: UserStatus;
-  tasks: Partial<Record<TaskType, Task[]>>;
+  /** Every task, as the server would list it (see demoTasks). */
+  tasks: Task[];
   friends: FriendEntry[];
   leaderboard: LeaderboardEntry[];
   refLink: string;
@@ -23,6 +32,12 @@ export interface FakeApiState {
   calls: { method: string; path: string; query: Record<string, string>; body: unknown; auth: string | null }[];
   checkTaskBoostCount: number;
   adsToken: string;
+  /** The site key the server expects the Turnstile widget to be drawn with. */
+  turnstileSiteKey: string;
+  /** Tokens the (stand-in) widget yielded: what it was drawn with, and whether siteverify saw it. */
+  captchas: Map<string, { sitekey: string; action: string; spent: boolean }>;
+  /** Exchange ids registered through our link. */
+  exchangeIds: Set<string>;
 }
 
 export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
@@ -61,43 +76,18 @@ export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
   ...over,
 });
 
-const task = (t: Partial<Task> & Pick<Task, 'id' | 'type' | 'title'>): Task => ({
-  handleType: null,
-  image: '',
-  desc: '',
-  link: '',
-  reward: '100',
-  isDaily: false,
-  hasDone: false,
-  numberOfDone: 0,
-  needsCaptcha: false,
-  ...t,
-});
+/** The server's seeded tasks as rows (the same parse and mapping as seedTasks). */
+export const seededRows = (): TaskRow[] => taskFileSchema.parse(seed).tasks.filter((t) => t.active).map(rowOfSeed);
 
-export const demoTasks = (): FakeApiState['tasks'] => ({
-  ADS: [task({ id: 20, type: 'ADS', title: 'Daily Oppotunity', link: '10', reward: '50', isDaily: true, numberOfDone: 3 })],
-  SOCIAL: [
-    task({ id: 1, type: 'SOCIAL', title: 'Follow MONEY on X', link: 'https://x.com/money', reward: '500', image: 'task-x' }),
-    task({ id: 2, type: 'SOCIAL', title: 'Join the MONEY channel', link: 'https://t.me/money_channel', reward: '500', image: 'task-telegram', hasDone: true }),
-    task({ id: 3, type: 'SOCIAL', title: 'Put $MONEY in your name', handleType: 'CHECK_USERNAME', link: 'https://t.me/settings', reward: '1000', image: 'task-username' }),
-    task({ id: 7, type: 'SOCIAL', title: 'Boost the channel', handleType: 'BOOST', link: 'https://t.me/boost/money_channel', reward: '200', image: 'task-boost', numberOfDone: 4 }),
-    task({ id: 8, type: 'SOCIAL', title: 'Prove you are human', link: 'https://money.example/hello', reward: '300', image: 'task-telegram', needsCaptcha: true }),
-  ],
-  INVITE: [
-    task({ id: 11, type: 'INVITE', handleType: 'REF', title: 'Invite 5 friends', link: '5', reward: '2500', image: 'task-invite' }),
-    task({ id: 12, type: 'INVITE', handleType: 'REF', title: 'Invite 25 friends', link: '25', reward: '15000', image: 'task-invite' }),
-  ],
-  EXCHANGE: [
-    task({ id: 31, type: 'EXCHANGE', handleType: 'CHECK_BINGX', title: 'Register on BingX', link: 'https://bingx.com/invite/money', reward: '5000', image: 'task-bingx' }),
-    task({ id: 32, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', link: 'https://onus.io/money', reward: '5000', image: 'task-onus' }),
-  ],
-  ACHIVEMENT: [
-    task({ id: 41, type: 'ACHIVEMENT', title: 'First 1,000 taps', link: '1000', reward: '100', hasDone: true, image: 'achievement-1' }),
-    task({ id: 42, type: 'ACHIVEMENT', title: '5,000 taps', link: '5000', reward: '500', image: 'achievement-2' }),
-    task({ id: 43, type: 'ACHIVEMENT', title: '50,000 taps', link: '50000', reward: '5000', image: 'achievement-3' }),
-    task({ id: 44, type: 'ACHIVEMENT', title: '1,000,000 taps', link: '1000000', reward: '100000', image: 'achievement-4' }),
-  ],
-});
+/**
+ * The seeded tasks with some progress for the demo player (5 230 taps, 7 invites): the channel
+ * joined, 3 ads watched today, 4 boosts, the first achievement claimed.
+ */
+export const demoTasks = (progress: Record<number, Partial<Pick<Task, 'hasDone' | 'numberOfDone'>>> = { 2: { hasDone: true, numberOfDone: 1 }, 5: { numberOfDone: 3 }, 7: { numberOfDone: 4 }, 31: { hasDone: true, numberOfDone: 1 } }): Task[] =>
+  seededRows().map((row) => taskView(row, { hasDone: false, numberOfDone: 0, ...progress[row.id] }));
+
+/** The demo's tasks with one changed (test setup). */
+export const withTask = (tasks: Task[], id: number, change: Partial<Task>): Task[] => tasks.map((t) => (t.id === id ? { ...t, ...change } : t));
 
 const names = ['whale_watcher', 'tonny', 'coin_queen', 'hodl_hank', 'moonboi', 'degen_dave', 'lucky_lu', 'mr_pump', 'cashflow', 'gm_anon', 'tapmaster', 'rich_rita'];
 
@@ -139,6 +129,9 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
     calls: [],
     checkTaskBoostCount: 5,
     adsToken: 'ads-token-1',
+    turnstileSiteKey: '0x4AAAAAAAfake-site-key',
+    captchas: new Map(),
+    exchangeIds: new Set(['12345']),
     ...over,
   };
 };
@@ -146,15 +139,53 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const error = (status: number, message: string, field?: string) => json({ error: 'Bad Request', message, field }, status);
 
+/** Runs the server's outside checks: their refusal as the server would answer it, or `then()`. */
+const outside = async <T>(check: () => Promise<unknown>, then: () => T): Promise<T | Response> => {
+  try {
+    await check();
+  } catch (err) {
+    if (err instanceof ApiError) return error(err.status, err.message, err.field);
+    throw err;
+  }
+  return then();
+};
+
 const page = <T>(items: T[], query: Record<string, string>) => {
   const p = Number(query.page ?? 1);
   const size = economy.pageSize;
   return { items: items.slice((p - 1) * size, p * size), page: p, pageSize: size, total: items.length };
 };
 
+/** The stand-in widget's solve call (server/dev/stand-ins/turnstile-widget.ts) and the demo's route. */
+export const turnstileSolvePath = demoPaths.turnstileSolve;
+
+/** Siteverify and the exchanges as the server's services see them, over the fake's state. */
+const servicesOf = (state: FakeApiState): OutsideServices => ({
+  verifyCaptcha: async (token, action) => {
+    const c = state.captchas.get(token);
+    if (!c || c.spent) return false;
+    c.spent = true;
+    return c.sitekey === state.turnstileSiteKey && c.action === action;
+  },
+  checkExchange: async (_handle, uid) => state.exchangeIds.has(uid),
+  countChannelBoosts: async () => state.checkTaskBoostCount,
+});
+
+const rowOf = (t: Task): TaskRow => ({
+  id: t.id, type: t.type, handle_type: t.handleType, title: t.title, image: t.image, description: t.desc,
+  link: t.link, reward: t.reward, is_daily: t.isDaily, needs_captcha: t.needsCaptcha,
+});
+
 /** Answers one request from the state; `url` may be absolute or a path. */
 export const answer = async (state: FakeApiState, url: string, init: RequestInit = {}): Promise<Response> => {
   const parsed = new URL(url, 'http://fake.local');
+  if (parsed.pathname === turnstileSolvePath) {
+    const w = JSON.parse(String(init.body)) as { sitekey: string; action: string };
+    if (w.sitekey !== state.turnstileSiteKey) return error(400, 'unknown site key', 'sitekey');
+    const token = `0.fake-${state.captchas.size + 1}`;
+    state.captchas.set(token, { sitekey: w.sitekey, action: w.action, spent: false });
+    return json({ token });
+  }
   const path = parsed.pathname.slice(parsed.pathname.indexOf(apiPrefix) + apiPrefix.length);
   const query = Object.fromEntries(parsed.searchParams);
   const method = (init.method ?? 'GET').toUpperCase();
@@ -171,8 +202,10 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
     case 'GET ':
     case 'GET /':
       return json(s);
-    case 'GET /tasks':
-      return json(state.tasks[query.type as TaskType] ?? []);
+    case 'GET /tasks': {
+      const types = taskTypesOf(query.type as TaskType);
+      return json(state.tasks.filter((t) => types.includes(t.type)));
+    }
     case 'GET /get-ref-users':
       return json({ ...page(state.friends, query), pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length });
     case 'GET /leaderboard':
@@ -182,17 +215,21 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
     case 'GET /start-watch-ads':
       return new Response(state.adsToken, { status: 200 });
     case 'POST /claim-ads-reward': {
-      const ads = state.tasks.ADS?.[0];
+      const ads = state.tasks.find((t) => t.type === 'ADS');
       if (ads) ads.numberOfDone += 1;
       return json({ ok: true });
     }
-    case 'POST /check-task':
-      return json({ boostChannelCnt: state.checkTaskBoostCount });
+    case 'POST /check-task': {
+      const t = state.tasks.find((x) => x.id === (body as { taskId: number }).taskId);
+      if (!t) return error(404, 'No such task', 'taskId');
+      return outside(() => verifyOutside({ ...rowOf(t), needs_captcha: false }, 0, body as object, servicesOf(state)), () => json({ boostChannelCnt: state.checkTaskBoostCount }));
+    }
     case 'POST /claim-task': {
       const id = Number(query.task_id);
-      const all = Object.values(state.tasks).flat();
-      const t = all.find((x) => x?.id === id);
+      const t = state.tasks.find((x) => x.id === id);
       if (!t) return error(404, 'No such task', 'task_id');
+      const refused = await outside(() => verifyOutside(rowOf(t), 0, (body ?? {}) as object, servicesOf(state)), () => null);
+      if (refused) return refused;
       t.hasDone = true;
       s.totalMoney = toWire(money(s.totalMoney).plus(t.reward));
       return json({ ok: true });

@@ -65,6 +65,16 @@ describe('wallet teaser', () => {
     await findText('No data');
     expect((await button('COMING SOON')).disabled).toBe(true);
   });
+
+  it('shows the mock balance in full up to 999,999,999,999 and compact above (§9)', async () => {
+    localStorage.setItem(walletMockFlag, '1');
+    await mountApp('/wallet', { status: demoStatus({ totalEarn: '18250.50', passiveEarnLevel: {} }) });
+    await vi.waitFor(() => expect(document.querySelector('.wallet__balance')!.textContent).toContain('18,250.50'));
+    await cleanup();
+    localStorage.setItem(walletMockFlag, '1');
+    await mountApp('/wallet', { status: demoStatus({ totalEarn: '1234567890123', passiveEarnLevel: {} }) });
+    await vi.waitFor(() => expect(document.querySelector('.wallet__balance')!.textContent).toContain('1.2T'));
+  });
 });
 
 describe('coming soon', () => {

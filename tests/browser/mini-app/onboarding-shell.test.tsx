@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentSectionKey } from '../../../src/mini-app/onboarding/onboarding.tsx';
-import { demoStatus } from './fake-api.ts';
+import { demoStatus, demoTasks, withTask } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
 
 afterEach(cleanup);
@@ -39,12 +39,24 @@ describe('onboarding', () => {
     await findText('2190days on telegram');
   });
 
-  it('runs no step-3 timer when twAge is 0', async () => {
+  it('runs no step-3 timer when twAge is 0, and offers Connect X before the claim', async () => {
     localStorage.setItem(currentSectionKey, '3');
-    await mountApp('/', { status: demoStatus({ isClaimedWelcome: false, twAge: 0, twUsername: null }) });
+    const opened: string[] = [];
+    vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+    const { state } = await mountApp('/', { status: demoStatus({ isClaimedWelcome: false, twAge: 0, twUsername: null }) });
     await findText('Congratulations');
     expect(document.querySelector('[role="progressbar"]')).toBeNull();
     expect((await button('Continue')).disabled).toBe(false);
+    await click(await button('Connect X'));
+    await vi.waitFor(() => expect(opened[0]).toMatch(/^https:\/\/x\.com\/i\/oauth2\/authorize/));
+    // Back from X: the status now has twAge, so the title and step 3's X timer follow.
+    await click(await button('I connected'));
+    await find('[role="progressbar"][aria-label="X account"]');
+    expect(state.calls.some((c) => c.path === '/check-x-connect')).toBe(true);
+    vi.restoreAllMocks();
   });
 
   it('claims the welcome reward, then continue goes home with the navigation', async () => {
@@ -128,10 +140,10 @@ describe('shell', () => {
   });
 
   it('shows one toast at a time', async () => {
-    await mountApp('/earn');
+    await mountApp('/earn', { tasks: withTask(demoTasks(), 6, { needsCaptcha: true }) });
     await click(await button('Watch'));
     await findToast('Watch video failed');
-    const captcha = () => document.querySelector<HTMLButtonElement>('[data-testid="task-8"] .btn')!;
+    const captcha = () => document.querySelector<HTMLButtonElement>('[data-testid="task-6"] .btn')!;
     await vi.waitFor(() => expect(captcha()).not.toBeNull());
     await click(captcha()); // Start
     await click(captcha()); // Claim without a captcha token

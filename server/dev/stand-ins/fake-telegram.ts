@@ -1,7 +1,11 @@
 /**
- * Fake Telegram Bot API (`/bot<token>/<method>`): getMe, getUpdates (long polling), sendMessage,
- * getUserChatBoosts, setWebhook/deleteWebhook. It records what it delivered and can answer 429
- * with retry_after, 403 for blocked users, or deliver and then never answer (a crash window).
+ * A stand-in for the Telegram Bot API (`/bot<token>/<method>`, https://core.telegram.org/bots/api):
+ * getMe, getUpdates (long polling), sendMessage, getChatMember, getUserChatBoosts,
+ * setWebhook/deleteWebhook. Failures have Telegram's shape `{ ok: false, error_code, description,
+ * parameters? }`: 401 for another token, 400 "Bad Request: chat not found" for a chat it does not
+ * know, 403 "Forbidden: bot was blocked by the user", 429 with `parameters.retry_after`. Channel
+ * membership and boosts come from state the test (or the demo) sets. It can also deliver and then
+ * never answer (a crash window). Tests and the demo share it (docs/outside-services.md).
  */
 import { startFakeServer, type FakeReply, type FakeServer } from './fake-server.ts';
 
@@ -24,8 +28,15 @@ export interface FakeTelegramSettings {
   delayMs: number;
   /** Boosts per user id in `boostChat`. */
   boosts: Map<number, number>;
+  /** Member status per user id in `boostChat` (the channel); absent = 'left'. */
+  members: Map<number, ChatMemberStatus>;
+  /** The channel (@username) the bot administers: the only chat getChatMember/getUserChatBoosts know. */
   boostChat: string;
+  /** Private chats that do not exist (a user id Telegram never saw): sendMessage answers 400. */
+  unknownChats: Set<number>;
 }
+
+export type ChatMemberStatus = 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
 
 export interface FakeTelegram extends FakeServer {
   apiRoot: string;
@@ -49,7 +60,9 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     holdFromDelivery: null,
     delayMs: 0,
     boosts: new Map(),
+    members: new Map(),
     boostChat: '@money_channel',
+    unknownChats: new Set(),
   };
   const delivered: DeliveredMessage[] = [];
   const updates: Array<Record<string, unknown>> = [];
@@ -91,6 +104,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
           const s = settings.rateLimit.retryAfterS;
           return fail(429, `Too Many Requests: retry after ${s}`, { retry_after: s });
         }
+        if (!Number.isSafeInteger(chatId) || settings.unknownChats.has(chatId)) return fail(400, 'Bad Request: chat not found');
         if (settings.blocked.has(chatId)) return fail(403, 'Forbidden: bot was blocked by the user');
         const index = delivered.length;
         delivered.push({ chat_id: p.chat_id as number, text: String(p.text ?? ''), reply_markup: p.reply_markup, at: Date.now() });
@@ -101,8 +115,17 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
         }
         return ok(message);
       }
+      case 'getChatMember': {
+        if (String(p.chat_id) !== settings.boostChat) return fail(400, 'Bad Request: chat not found');
+        const userId = Number(p.user_id);
+        if (!Number.isSafeInteger(userId) || userId <= 0) return fail(400, 'Bad Request: invalid user_id specified');
+        const status = settings.members.get(userId) ?? 'left';
+        const user = { id: userId, is_bot: false, first_name: `User${userId}` };
+        return ok(status === 'restricted' ? { status, user, is_member: true, until_date: 0 } : status === 'kicked' ? { status, user, until_date: 0 } : { status, user });
+      }
       case 'getUserChatBoosts': {
         if (String(p.chat_id) !== settings.boostChat) return fail(400, 'Bad Request: chat not found');
+        if (!Number.isSafeInteger(Number(p.user_id)) || Number(p.user_id) <= 0) return fail(400, 'Bad Request: invalid user_id specified');
         const n = settings.boosts.get(Number(p.user_id)) ?? 0;
         const boost = (i: number) => ({ boost_id: `b${i}`, add_date: 1, expiration_date: 2, source: { source: 'premium', user: { id: Number(p.user_id), is_bot: false, first_name: 'u' } } });
         return ok({ boosts: Array.from({ length: n }, (_, i) => boost(i)) });

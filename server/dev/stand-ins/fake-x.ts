@@ -1,7 +1,10 @@
 /**
- * Fake X (Twitter) OAuth 2 with PKCE and `GET /2/users/me`.
- * The authorize page "consents" at once as `settings.nextUser` and redirects to redirect_uri with
- * a code; the token endpoint checks the code, redirect_uri, client and S256(code_verifier).
+ * A stand-in for X (Twitter) OAuth 2 with PKCE and `GET /2/users/me`, as strict as X
+ * (https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code):
+ * the authorize page refuses an unknown client, a callback URL the app did not register and a
+ * missing S256 challenge; it "consents" at once as `settings.nextUser` and redirects with a code.
+ * The token endpoint needs the client's Basic credentials, the same redirect_uri, a code used once
+ * and within 30 s, and a code_verifier whose S256 is the challenge. Tests and the demo share it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { startFakeServer, type FakeServer } from './fake-server.ts';
@@ -26,8 +29,12 @@ export interface FakeX extends FakeServer {
 
 const b64url = (buf: Buffer) => buf.toString('base64url');
 
-export const startFakeX = async (clientId = 'x-client', clientSecret = 'x-secret'): Promise<FakeX> => {
-  const codes = new Map<string, { challenge: string; redirectUri: string; user: FakeXUser }>();
+/** X: an authorization code is valid for 30 seconds. */
+export const xCodeTtlMs = 30_000;
+
+/** `callbackUrls` are the app's registered callback URLs; any other redirect_uri is refused. */
+export const startFakeX = async (callbackUrls: readonly string[], clientId = 'x-client', clientSecret = 'x-secret'): Promise<FakeX> => {
+  const codes = new Map<string, { challenge: string; redirectUri: string; user: FakeXUser; issuedAtMs: number }>();
   const tokens = new Map<string, FakeXUser>();
   const settings = {
     nextUser: { id: '1001', username: 'moneymaker', profile_image_url: 'https://pbs.example/1001.jpg', created_at: '2015-03-01T00:00:00.000Z' },
@@ -36,12 +43,13 @@ export const startFakeX = async (clientId = 'x-client', clientSecret = 'x-secret
   const server = await startFakeServer((req) => {
     if (req.method === 'GET' && req.path === '/i/oauth2/authorize') {
       const q = req.query;
-      if (q.get('client_id') !== clientId || q.get('code_challenge_method') !== 'S256' || q.get('response_type') !== 'code') {
+      const redirectUri = q.get('redirect_uri') ?? '';
+      if (q.get('client_id') !== clientId || q.get('code_challenge_method') !== 'S256' || q.get('response_type') !== 'code' || !q.get('code_challenge') || !q.get('state')) {
         return { status: 400, json: { error: 'invalid_request' } };
       }
+      if (!callbackUrls.includes(redirectUri)) return { status: 400, json: { error: 'invalid_request', error_description: 'redirect_uri is not registered' } };
       const code = b64url(randomBytes(16));
-      const redirectUri = q.get('redirect_uri') ?? '';
-      codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri, user: { ...settings.nextUser } });
+      codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri, user: { ...settings.nextUser }, issuedAtMs: Date.now() });
       const to = new URL(redirectUri);
       to.searchParams.set('state', q.get('state') ?? '');
       to.searchParams.set('code', code);
@@ -53,12 +61,13 @@ export const startFakeX = async (clientId = 'x-client', clientSecret = 'x-secret
       if (req.headers.authorization !== basic) return { status: 401, delayMs, json: { error: 'unauthorized_client' } };
       const f = req.fields;
       const entry = codes.get(String(f.code ?? ''));
-      if (!entry || f.grant_type !== 'authorization_code' || f.redirect_uri !== entry.redirectUri) {
+      // A code is spent by any attempt to redeem it.
+      codes.delete(String(f.code ?? ''));
+      if (!entry || f.grant_type !== 'authorization_code' || f.redirect_uri !== entry.redirectUri || Date.now() - entry.issuedAtMs > xCodeTtlMs) {
         return { status: 400, delayMs, json: { error: 'invalid_grant' } };
       }
       const challenge = b64url(createHash('sha256').update(String(f.code_verifier ?? '')).digest());
       if (challenge !== entry.challenge) return { status: 400, delayMs, json: { error: 'invalid_grant', error_description: 'pkce' } };
-      codes.delete(String(f.code));
       const accessToken = b64url(randomBytes(16));
       tokens.set(accessToken, entry.user);
       return { delayMs, json: { token_type: 'bearer', access_token: accessToken, expires_in: 7200, scope: 'users.read tweet.read' } };

@@ -1,0 +1,40 @@
+import { lazy, Suspense, useState } from 'react';
+import { demoPaths, type Task } from '../../../engine/api-types.ts';
+import { config } from '../../config.ts';
+import { isDemo } from '../demo.ts';
+import { loadScript } from '../ui/load-script.ts';
+
+// In the demo, the stand-in widget script defines window.turnstile first, so Cloudflare's is never
+// loaded; it carries the id react-turnstile looks for to know its script is there.
+const Captcha = lazy(async () => {
+  if (isDemo('turnstile')) await loadScript(demoPaths.turnstileScript, 'cf-turnstile-script');
+  return { default: (await import('./captcha.tsx')).Captcha };
+});
+
+/**
+ * The captcha a task needs (§5 "Tasks needing a captcha require a token first"): its token, the
+ * widget to show, and `spend()` after a claim attempt (a token is good once, so the widget is
+ * drawn afresh).
+ */
+export const useTaskCaptcha = (task: Task) => {
+  const [token, setToken] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  const needed = task.needsCaptcha;
+  return {
+    needed,
+    token,
+    /** What a claim sends: the token when the task needs one. */
+    payload: needed && token !== null ? { captchaToken: token } : {},
+    spend: () => {
+      setToken(null);
+      setRound((r) => r + 1);
+    },
+    // Without a site key there is no widget to show; the claim then asks for the captcha (§5).
+    widget: (visible: boolean) =>
+      needed && visible && config.turnstileSiteKey !== '' ? (
+        <Suspense fallback={null}>
+          <Captcha key={round} onToken={setToken} />
+        </Suspense>
+      ) : null,
+  };
+};
