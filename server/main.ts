@@ -18,11 +18,9 @@ import { publicConfigOf } from './web/public-config.ts';
 import { registerWeb } from './web/web-plugin.ts';
 import { startOutsideBackground, stopBot } from './bot/runtime.ts';
 import { createOutsideServices } from './services/outside-services.ts';
+import { closeServer, installShutdown } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-// A stuck close (a hung request, an unreachable database) must not keep a stopping process alive forever.
-const shutdownDeadlineMs = 15_000;
 
 const readConfig = (): Config => {
   try {
@@ -66,44 +64,12 @@ const main = async (): Promise<void> => {
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
   const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development });
 
-  let stopping: Promise<void> | undefined;
-  const shutdown = (signal: string): Promise<void> =>
-    (stopping ??= (async () => {
-      console.log(`${signal}: finishing requests in flight and shutting down…`);
-      const force = setTimeout(() => {
-        console.error(`Shutdown took longer than ${shutdownDeadlineMs / 1000} s; exiting anyway.`);
-        process.exit(1);
-      }, shutdownDeadlineMs);
-      force.unref();
-      // Stop taking new work first (updates, broadcasts), then requests; Fastify's close waits for
-      // requests in flight and runs the API's onClose hooks (grouped writes are flushed there).
-      const steps: string[] = [];
-      const step = async (name: string, run: () => Promise<unknown>) => {
-        const t = Date.now();
-        await run();
-        steps.push(`${name} ${Date.now() - t} ms`);
-      };
-      await step('background', stopBot);
-      // Fastify closes the connections idle at the moment close starts; a keep-alive connection
-      // whose request finishes later would hold the close until its keep-alive timeout (72 s).
-      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-      await step('requests', () => app.close()).finally(() => clearInterval(sweep));
-      await step('database', () => db.close());
-      clearTimeout(force);
-      console.log(`Stopped (${steps.join(', ')}).`);
-    })());
-  // `on`, not `once`: a process manager and npm may both deliver the signal (systemd signals the
-  // whole group, npm forwards it), and a second one must not kill a shutdown half-way.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    process.on(signal, () => {
-      shutdown(signal).then(
-        () => process.exit(0),
-        (err: unknown) => {
-          console.error('Shutdown failed:', err);
-          process.exit(1);
-        },
-      );
-    });
+  // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
+  installShutdown([
+    { name: 'background', timeoutMs: 6_000, run: stopBot },
+    { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },
+    { name: 'database', timeoutMs: 3_000, run: () => db.close() },
+  ]);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;

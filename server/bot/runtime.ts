@@ -11,6 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { startJobs, type JobsHandle } from '../jobs/scheduler.ts';
+import { runParallel } from '../shutdown.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
@@ -59,9 +60,12 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
 export interface Background {
   readonly botMode: BotMode;
   readonly worker: BroadcastWorker | null;
-  /** Stops taking work; sends in flight are recorded first (at most 10 s). */
+  /** Stops taking work; sends in flight are recorded first (at most backgroundStopMs). Never throws. */
   stop(): Promise<void>;
 }
+
+/** How long each background part may take to stop; they stop side by side. */
+export const backgroundStopMs = { bot: 3_000, worker: 5_000, jobs: 5_000 } as const;
 
 /** The bot, the broadcast worker and the jobs, as one handle for main.ts. */
 export const startBackground = async (deps: BackgroundDeps): Promise<Background> => {
@@ -90,10 +94,15 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
   return {
     botMode: bot.mode,
     worker,
+    // Independent and bounded (docs/deploy.md "Stopping"): an unreachable Telegram makes
+    // bot.stop() throw or hang, which must not keep the worker or the jobs from stopping.
     stop: async () => {
-      await bot.stop();
-      await worker?.stop({ deadlineMs: 10_000 });
-      await jobs?.stop();
+      const results = await runParallel([
+        { name: 'bot', timeoutMs: backgroundStopMs.bot, run: () => bot.stop() },
+        { name: 'broadcast worker', timeoutMs: backgroundStopMs.worker, run: async () => worker?.stop({ deadlineMs: backgroundStopMs.worker - 500 }) },
+        { name: 'jobs', timeoutMs: backgroundStopMs.jobs, run: async () => jobs?.stop() },
+      ]);
+      for (const r of results) if (r.failure !== undefined) log(`${r.name}: stopped uncleanly: ${r.failure}`);
     },
   };
 };
