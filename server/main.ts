@@ -18,6 +18,7 @@ import { publicConfigOf } from './web/public-config.ts';
 import { registerWeb } from './web/web-plugin.ts';
 import { startOutsideBackground, stopBot } from './bot/runtime.ts';
 import { createOutsideServices } from './services/outside-services.ts';
+import { pollsUpdates, startCluster } from './cluster.ts';
 import { closeServer, installShutdown } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,8 @@ const main = async (): Promise<void> => {
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
+  // WORKERS > 1: this process only forks and watches the API workers (server/cluster.ts).
+  if (startCluster(config.WORKERS)) return;
   const testClock = config.TEST_MODE ? offsetClock() : undefined;
   const clock: Clock = testClock ?? systemClock;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
@@ -62,7 +65,7 @@ const main = async (): Promise<void> => {
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development });
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates() });
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
   installShutdown([

@@ -3,14 +3,14 @@
  * - the bot: long polling, or (WEBHOOK_URL set) the webhook registered with Telegram, the updates
  *   then arriving at POST /public/telegram-webhook;
  * - the broadcast worker (resumes any queued broadcast);
- * - the scheduled jobs (JOBS_ENABLED).
+ * - the scheduled jobs, once per period across every process (JOBS_ENABLED=0 turns them off here).
  * A development token (no real bot) runs neither the bot nor the worker.
  */
 import type { Bot } from 'grammy';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { startJobs, type JobsHandle } from '../jobs/scheduler.ts';
+import { scheduledJobs, startJobs, type JobsHandle } from '../jobs/scheduler.ts';
 import { runParallel } from '../shutdown.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
@@ -22,6 +22,8 @@ export interface BackgroundDeps {
   clock: Clock;
   /** False for the development token of DATA_DIR/dev-bot-token: no bot can run on it. */
   realBot: boolean;
+  /** False in all API workers but one: Telegram allows one long-polling client (default true). */
+  pollUpdates?: boolean;
   log?: (message: string) => void;
 }
 
@@ -44,6 +46,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);
     return { mode: 'webhook', stop: async () => {} };
   }
+  if (deps.pollUpdates === false) return { mode: 'off', stop: async () => {} };
   // bot.start() resolves only when polling stops; failing to reach Telegram is logged, not fatal.
   const polling = bot.start({ allowed_updates: ['message'], onStart: (me) => log(`bot: @${me.username} polling`) }).catch((err: unknown) => {
     log(`bot: polling stopped: ${String(err)}`);
@@ -90,7 +93,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
           log,
         })
       : null;
-  const jobs: JobsHandle | null = config.JOBS_ENABLED ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, log }) : null;
+  const jobs: JobsHandle | null = config.JOBS_ENABLED ? startJobs({ db: deps.db, clock: deps.clock, jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }), log }) : null;
   return {
     botMode: bot.mode,
     worker,

@@ -1,20 +1,25 @@
 /**
- * Runs the scheduled jobs in this process: the stats refresh every STATS_REFRESH_MS, and the daily
- * reset once per UTC day (checked every minute; job_runs makes it once across processes and
- * catches up after downtime). `runJobsOnce` is what GET /public/test-cron calls.
+ * The job scheduler: every process runs it, and each job runs once per period across all of them
+ * (server/jobs/job.ts, docs/scaling.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
+ * `runJobsOnce` is what GET /public/test-cron calls.
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import { runDailyReset, type DailyResetResult } from './daily-reset.ts';
+import { runJobIfDue, type Job } from './job.ts';
+import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
 
-export interface JobsDeps {
-  db: Db;
-  clock: Clock;
-  statsRefreshMs: number;
-  log?: (message: string) => void;
-}
+/** The stats cache (§3), once per `everyMs` window of the wall clock. */
+export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
+  name: 'stats-refresh',
+  periodOf: (nowMs) => String(Math.floor(nowMs / everyMs)),
+  checkEveryMs: Math.max(1, Math.floor(everyMs / 2)),
+  run: ({ tx, nowMs }) => refreshStatsCache(tx, nowMs),
+});
+
+/** Every scheduled job. Add new ones here: they run once per period across processes by themselves. */
+export const scheduledJobs = (opts: { statsRefreshMs: number }): Job[] => [statsRefreshJob(opts.statsRefreshMs), dailyResetJob];
 
 export interface JobsResult {
   dailyReset: DailyResetResult;
@@ -27,29 +32,45 @@ export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean
   stats: await refreshStatsCache(db, nowMs),
 });
 
+export interface JobsDeps {
+  db: Db;
+  clock: Clock;
+  jobs: readonly Job[];
+  log?: (message: string) => void;
+}
+
 export interface JobsHandle {
+  /** Stops the timers and waits for runs in progress. */
   stop(): Promise<void>;
 }
 
-const dailyCheckMs = 60_000;
-
+/** Checks each job at once and then every checkEveryMs; a job's checks never overlap in one process. */
 export const startJobs = (deps: JobsDeps): JobsHandle => {
   const log = deps.log ?? ((m: string) => console.warn(m));
-  let running: Promise<unknown> = Promise.resolve();
-  // Each tick waits for the previous one, so a slow database never stacks runs.
-  const guarded = (name: string, job: () => Promise<unknown>) => () => {
-    running = running.then(job).catch((err) => log(`jobs: ${name} failed: ${String(err)}`));
-  };
-  const stats = guarded('stats refresh', () => refreshStatsCache(deps.db, deps.clock.now()));
-  const daily = guarded('daily reset', () => runDailyReset(deps.db, deps.clock.now()));
-  stats();
-  daily();
-  const timers = [setInterval(stats, deps.statsRefreshMs), setInterval(daily, dailyCheckMs)];
-  for (const t of timers) t.unref();
+  const running = new Set<Promise<unknown>>();
+  const timers = deps.jobs.map((job) => {
+    let busy = false;
+    const tick = () => {
+      if (busy) return;
+      busy = true;
+      const run = runJobIfDue(deps.db, job, deps.clock.now())
+        // A database outage only delays the period: the next check runs it.
+        .catch((err: unknown) => log(`jobs: ${job.name} failed: ${String(err)}`))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    };
+    tick();
+    const timer = setInterval(tick, job.checkEveryMs);
+    timer.unref();
+    return timer;
+  });
   return {
     stop: async () => {
       for (const t of timers) clearInterval(t);
-      await running;
+      await Promise.all([...running]);
     },
   };
 };
