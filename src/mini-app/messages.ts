@@ -1,4 +1,5 @@
 import { economy } from '../../engine/economy.ts';
+import { $online } from '../game/signals.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
 /** Every user-facing message of spec §8 (and §5's client checks), word for word, typos included. */
@@ -21,12 +22,17 @@ export const messages = {
   verifyCaptcha: 'Please verify captcha first',
   checkAccount: 'Please check account first',
   noEnergy: "You don't have enough energy to click!",
+  // Not in §8: the one line shown while the server cannot be reached (shell/reconnecting.tsx).
+  reconnecting: 'Reconnecting…',
 } as const;
 
 export type MessageKind = 'success' | 'error' | 'info';
 
 /** §8: one toast at a time, for 2 s. A new message replaces the one on screen. */
 export const notify = (text: string, kind: MessageKind = 'info'): void => {
+  // While the engine is reconnecting, the Reconnecting line already says what is wrong: failed
+  // calls add no error toast of their own (docs/mini-app.md "Reconnecting").
+  if (kind === 'error' && !$online.peek()) return;
   void Promise.all([import('sonner'), toasterReady]).then(([{ toast }]) => {
     toast.dismiss();
     const options = { duration: economy.toastDurationMs };
