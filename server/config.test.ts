@@ -26,4 +26,11 @@ describe('loadConfig', () => {
     }
     for (const key of ['DATABASE_URL', 'INIT_DATA_MAX_AGE_S', 'TEST_MODE', 'BOT_TOKEN']) expect(message).toContain(key);
   });
+
+  it('WORKERS defaults to 1, and more than 1 is refused on the embedded PGlite with the reason', () => {
+    expect(loadConfig({}).WORKERS).toBe(1);
+    expect(loadConfig({ WORKERS: '3', DATABASE_URL: 'postgres://db/money' }).WORKERS).toBe(3);
+    expect(() => loadConfig({ WORKERS: '3' })).toThrow(/WORKERS: more than 1 worker needs PostgreSQL \(set DATABASE_URL\)/);
+    expect(() => loadConfig({ WORKERS: '0', DATABASE_URL: 'postgres://db/money' })).toThrow(/WORKERS/);
+  });
 });

@@ -97,7 +97,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
   return {
     botMode: bot.mode,
     worker,
-    // Independent and bounded (docs/deploy.md "Stopping"): an unreachable Telegram makes
+    // Independent and bounded (docs/scaling.md "Stopping"): an unreachable Telegram makes
     // bot.stop() throw or hang, which must not keep the worker or the jobs from stopping.
     stop: async () => {
       const results = await runParallel([

@@ -21,7 +21,7 @@ export const missingBinaries = (): string[] => {
   return missing;
 };
 
-/** Spare ports for private clusters, tried in order (docs/architecture.md "Tests"). */
+/** Spare ports for private clusters (the tests' own range), tried in order. */
 const spareports = [55412, 55413, 55414, 55415, 55416, 55417, 55418, 55419];
 
 const portFree = (port: number): Promise<boolean> =>
