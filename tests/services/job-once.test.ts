@@ -17,13 +17,14 @@ describe.each(backends)('jobs run once per period (%s)', (backend) => {
   });
 
   /** A job that writes one row per run through its transaction, and can be made to die mid-run. */
-  const job = (name: string, opts: { dieAfterWrite?: () => boolean; gate?: Promise<void> } = {}): Job<string> => ({
+  const job = (name: string, opts: { dieAfterWrite?: () => boolean; gate?: Promise<void>; entered?: () => void } = {}): Job<string> => ({
     name,
     periodOf: (nowMs) => String(Math.floor(nowMs / 60_000)),
     checkEveryMs: 30_000,
     run: async ({ tx, nowMs }) => {
       const period = String(Math.floor(nowMs / 60_000));
       await tx.query('INSERT INTO job_effects (job, period) VALUES ($1, $2)', [name, period]);
+      opts.entered?.();
       await opts.gate;
       if (opts.dieAfterWrite?.()) throw new Error('killed mid-run');
       return period;
@@ -48,12 +49,11 @@ describe.each(backends)('jobs run once per period (%s)', (backend) => {
   it.skipIf(backend === 'pglite')('skips a job another process is running, without waiting for it', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const first = runJobIfDue(h.db, job('held', { gate }), h.clock.now());
-    // Until the first run holds the row lock.
-    const locked = async () =>
-      (await h.db.query("SELECT 1 FROM job_schedule WHERE job = 'held'")).rowCount === 1 &&
-      (await h.db.query("SELECT 1 FROM job_schedule WHERE job = 'held' FOR UPDATE SKIP LOCKED")).rowCount === 0;
-    while (!(await locked())) await new Promise((r) => setTimeout(r, 10));
+    let entered!: () => void;
+    const running = new Promise<void>((resolve) => (entered = resolve));
+    const first = runJobIfDue(h.db, job('held', { gate, entered }), h.clock.now());
+    // The job body runs only once its row is locked.
+    await running;
     expect((await runJobIfDue(h.db, job('held'), h.clock.now())).ran).toBe(false);
     open();
     expect((await first).ran).toBe(true);
