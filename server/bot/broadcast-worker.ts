@@ -126,9 +126,12 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
         await sleep(opts.idlePollMs);
         continue;
       }
+      // The send is counted against the shared rate now, right before it leaves (the claim may have
+      // taken a while); a long wait (a 429 pause) gives the row back instead.
+      const counted = b === null || (await pacer.take());
       // Another lane may have met a 429 while this one claimed, or stop() was called: give the row
       // back, untried. Nothing is awaited between this check and the request.
-      if (pacer.isPaused() || stopping) {
+      if (!counted || pacer.isPaused() || stopping) {
         await releaseClaim(opts.db, row, id).catch((err: unknown) => log(`broadcast: release failed: ${String(err)}`));
         continue;
       }

@@ -62,7 +62,7 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
 
     // batchId → accepted, from the first 200 answer (a replay answers the same).
     const acknowledged = new Map<string, number>();
-    const unavailable: { retryAfter: string | null; body: unknown }[] = [];
+    const unavailable: { retryAfter: string | null; body: unknown; ms: number }[] = [];
     const other: string[] = [];
     let stop = false;
     const tapper = async (user: (typeof users)[number]) => {
@@ -72,6 +72,7 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
         // An unanswered batch is sent again with the same id until it is acknowledged, as the
         // mini-app's outbox does.
         for (;;) {
+          const sentAt = performance.now();
           const res = await fetch(`${s.base}/money/api/v1/airdrop/click`, {
             method: 'POST',
             headers: { authorization: api.auth, 'content-type': 'application/json' },
@@ -89,7 +90,7 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
             acknowledged.set(batchId, (body as ClickResult).accepted);
             break;
           }
-          if (res.status === 503) unavailable.push({ retryAfter: res.headers.get('retry-after'), body });
+          if (res.status === 503) unavailable.push({ retryAfter: res.headers.get('retry-after'), body, ms: performance.now() - sentAt });
           else other.push(`${batchId}: ${res.status} ${JSON.stringify(body)}`);
           await sleep(100);
         }
@@ -137,6 +138,8 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
     expect(s.output()).not.toMatch(/Unhandled|uncaught/i);
     expect(other).toEqual([]);
     expect(unavailable.length).toBeGreaterThan(0);
+    // A figure for bench/RESULTS.md, not an assertion: how long a 503 took to come back.
+    console.info(`db-outage: ${unavailable.length} answers 503, slowest ${Math.max(...unavailable.map((u) => u.ms)).toFixed(0)} ms, ${acknowledged.size} batches acknowledged`);
     for (const u of unavailable) {
       expect(u.retryAfter).toBe('1');
       expect(u.body).toMatchObject({ error: 'Service Unavailable' });

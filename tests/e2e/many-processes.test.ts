@@ -79,6 +79,8 @@ describe.skipIf(missing.length > 0)('three processes, no flags (private PostgreS
       const times = telegram.delivered.map((d) => d.at).sort((a, b) => a - b);
       const busiest = Math.max(...times.map((t, i) => times.slice(i).filter((x) => x < t + 1_000).length));
       expect(busiest).toBeLessThanOrEqual(30);
+      const spanS = (times.at(-1)! - times[0]!) / 1000;
+      console.info(`many-processes: ${recipients} sends in ${spanS.toFixed(2)} s (${(recipients / spanS).toFixed(1)}/s), busiest second ${busiest}`);
 
       // Each job once per period: never more runs than periods, whatever three processes tried.
       const jobs = new Map(

@@ -8,10 +8,12 @@ CREATE TABLE job_schedule (
   last_run_at_ms BIGINT NOT NULL DEFAULT 0
 );
 
--- Sends toward Telegram share one budget across processes: the next free slot and a 429 pause,
--- both in the database's clock (epoch ms), so hosts whose clocks differ still agree.
+-- Sends toward Telegram share one budget across processes: the next free slot, the times of the
+-- last sends (at most the rate per window, checked when a send goes out) and a 429 pause, all in
+-- the database's clock (epoch ms), so hosts whose clocks differ still agree.
 CREATE TABLE send_pace (
   name            TEXT PRIMARY KEY,
   next_slot_ms    DOUBLE PRECISION NOT NULL DEFAULT 0,
+  recent_ms       DOUBLE PRECISION[] NOT NULL DEFAULT '{}',
   paused_until_ms DOUBLE PRECISION NOT NULL DEFAULT 0
 );
