@@ -73,8 +73,9 @@ const pauseSql = `
 
 export const createPacer = ({ db, name, ratePerSecond, now, sleep, cancelled = () => false, log = () => {} }: PacerDeps): Pacer => {
   const intervalMs = (1000 / ratePerSecond) * paceHeadroom;
-  // At most `capacity` sends in any `windowMs` (30 per 1.1 s at 30/s; 1 per 2.2 s at 0.5/s).
-  const capacity = Math.max(1, Math.floor(ratePerSecond));
+  // At most `capacity` sends in any `windowMs` (30 per 1.1 s at 30/s; 1 per 2.2 s at 0.5/s). Past
+  // 100/s the window shrinks instead (100 per 0.11 s at 1,000/s): the row keeps at most 100 times.
+  const capacity = Math.min(100, Math.max(1, Math.floor(ratePerSecond)));
   const windowMs = capacity * intervalMs;
   // The pause as this process knows it (its own 429s, and the shared one seen at the last slot).
   let pausedUntil = 0;
