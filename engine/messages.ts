@@ -21,6 +21,8 @@ export const messages = {
   verifyCaptcha: 'Please verify captcha first',
   checkAccount: 'Please check account first',
   noEnergy: "You don't have enough energy to click!",
+  // Not in §8: the one line shown while the server cannot be reached (docs/mini-app.md).
+  reconnecting: 'Reconnecting…',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -36,4 +36,11 @@ describe('loadConfig', () => {
     expect(demoStandInsOn(loadConfig({ NODE_ENV: 'production', BOT_TOKEN: bot }))).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'production', BOT_TOKEN: bot, DEMO_STAND_INS: '1' })).toThrow(/DEMO_STAND_INS: must be off in production/);
   });
+
+  it('WORKERS defaults to 1, and more than 1 is refused on the embedded PGlite with the reason', () => {
+    expect(loadConfig({}).WORKERS).toBe(1);
+    expect(loadConfig({ WORKERS: '3', DATABASE_URL: 'postgres://db/money' }).WORKERS).toBe(3);
+    expect(() => loadConfig({ WORKERS: '3' })).toThrow(/WORKERS: more than 1 worker needs PostgreSQL \(set DATABASE_URL\)/);
+    expect(() => loadConfig({ WORKERS: '0', DATABASE_URL: 'postgres://db/money' })).toThrow(/WORKERS/);
+  });
 });

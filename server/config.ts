@@ -58,6 +58,8 @@ export const configSchema = z
     DEMO_STAND_INS: envFlag.optional(),
     /** The Telegram user id that gets the story share in onboarding (§2). */
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
+    /** API workers sharing PORT through node:cluster (server/cluster.ts); more than 1 needs PostgreSQL. */
+    WORKERS: z.coerce.number().int().min(1).max(64).default(1),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
     ...outsideConfigShape,
   })
@@ -71,6 +73,12 @@ export const configSchema = z
   .refine((c) => !(c.NODE_ENV === 'production' && c.DEMO_STAND_INS === true), {
     path: ['DEMO_STAND_INS'],
     message: 'must be off in production',
+    when: () => true,
+  })
+  // PGlite is an embedded, single-process database: several workers cannot share it.
+  .refine((c) => c.WORKERS === 1 || c.DATABASE_URL !== undefined, {
+    path: ['WORKERS'],
+    message: 'more than 1 worker needs PostgreSQL (set DATABASE_URL): the embedded PGlite serves one process only',
     when: () => true,
   })
   // The test clock can be moved by anyone who reaches the port: never in production.

@@ -19,11 +19,10 @@ import { publicConfigOf } from './web/public-config.ts';
 import { registerWeb } from './web/web-plugin.ts';
 import { startOutsideBackground, stopBot } from './bot/runtime.ts';
 import { createOutsideServices } from './services/outside-services.ts';
+import { pollsUpdates, startCluster } from './cluster.ts';
+import { closeServer, installShutdown } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-// A stuck close (a hung request, an unreachable database) must not keep a stopping process alive forever.
-const shutdownDeadlineMs = 15_000;
 
 const readConfig = (): Config => {
   try {
@@ -44,6 +43,8 @@ const main = async (): Promise<void> => {
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
+  // WORKERS > 1: this process only forks and watches the API workers (server/cluster.ts).
+  if (startCluster(config.WORKERS)) return;
   const testClock = config.TEST_MODE ? offsetClock() : undefined;
   const clock: Clock = testClock ?? systemClock;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
@@ -75,47 +76,15 @@ const main = async (): Promise<void> => {
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development });
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates() });
 
-  let stopping: Promise<void> | undefined;
-  const shutdown = (signal: string): Promise<void> =>
-    (stopping ??= (async () => {
-      console.log(`${signal}: finishing requests in flight and shutting down…`);
-      const force = setTimeout(() => {
-        console.error(`Shutdown took longer than ${shutdownDeadlineMs / 1000} s; exiting anyway.`);
-        process.exit(1);
-      }, shutdownDeadlineMs);
-      force.unref();
-      // Stop taking new work first (updates, broadcasts), then requests; Fastify's close waits for
-      // requests in flight and runs the API's onClose hooks (grouped writes are flushed there).
-      const steps: string[] = [];
-      const step = async (name: string, run: () => Promise<unknown>) => {
-        const t = Date.now();
-        await run();
-        steps.push(`${name} ${Date.now() - t} ms`);
-      };
-      await step('background', stopBot);
-      // Fastify closes the connections idle at the moment close starts; a keep-alive connection
-      // whose request finishes later would hold the close until its keep-alive timeout (72 s).
-      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-      await step('requests', () => app.close()).finally(() => clearInterval(sweep));
-      await step('database', () => db.close());
-      if (demo) await step('demo stand-ins', () => demo.close());
-      clearTimeout(force);
-      console.log(`Stopped (${steps.join(', ')}).`);
-    })());
-  // `on`, not `once`: a process manager and npm may both deliver the signal (systemd signals the
-  // whole group, npm forwards it), and a second one must not kill a shutdown half-way.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    process.on(signal, () => {
-      shutdown(signal).then(
-        () => process.exit(0),
-        (err: unknown) => {
-          console.error('Shutdown failed:', err);
-          process.exit(1);
-        },
-      );
-    });
+  // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
+  installShutdown([
+    { name: 'background', timeoutMs: 6_000, run: stopBot },
+    { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },
+    { name: 'database', timeoutMs: 3_000, run: () => db.close() },
+    ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
+  ]);
 
   const port = listeningPort(app, config.PORT);
   const site = config.PUBLIC_URL !== undefined ? publicUrl : `http://localhost:${port}`;

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { cleanStrings, cleanText } from '../http/clean-text.ts';
 
 /** The `user` field of Telegram init data (the fields we read). */
 export interface TelegramUser {
@@ -74,14 +75,15 @@ export const verifyInitData = (raw: string | undefined, secret: Buffer, nowMs: n
 
   let user: TelegramUser;
   try {
-    user = JSON.parse(params.get('user') ?? '') as TelegramUser;
+    // Signed is not storable: Telegram lets names hold NUL and cut emoji (server/http/clean-text.ts).
+    user = cleanStrings(JSON.parse(params.get('user') ?? '')) as TelegramUser;
   } catch {
     return fail('malformed', 'Init data has no valid user');
   }
   if (typeof user !== 'object' || user === null || !Number.isSafeInteger(user.id) || user.id <= 0)
     return fail('malformed', 'Init data has no valid user id');
   if (typeof user.first_name !== 'string') user = { ...user, first_name: '' };
-  const startParam = params.get('start_param') ?? undefined;
+  const startParam = params.has('start_param') ? cleanText(params.get('start_param')!) : undefined;
   return { ok: true, data: { user, authDate, ...(startParam !== undefined ? { startParam } : {}) } };
 };
 

@@ -16,7 +16,7 @@ export interface BroadcastWorkerOptions {
   clock: Clock;
   token: string;
   apiRoot: string;
-  /** Messages per second across this worker's lanes (Telegram: about 30). */
+  /** Messages per second across every process's workers for this bot (Telegram: about 30). */
   ratePerSecond: number;
   /** Sends in flight at once, so a slow Bot API still reaches the rate. */
   concurrency: number;
@@ -80,7 +80,8 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
       const t = setTimeout(done, ms);
       wakers.add(done);
     });
-  const pacer = createPacer({ ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep, cancelled: () => stopping });
+  // One budget per bot, shared by every process's workers through the database.
+  const pacer = createPacer({ db: opts.db, name: `telegram:${opts.token.split(':')[0]}`, ratePerSecond: opts.ratePerSecond, now: () => performance.now(), sleep, cancelled: () => stopping, log });
 
   const broadcastOf = async (broadcastId: number): Promise<Broadcast | null> => {
     if (!cache.has(broadcastId)) cache.set(broadcastId, await loadBroadcast(opts.db, broadcastId));
@@ -125,9 +126,12 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
         await sleep(opts.idlePollMs);
         continue;
       }
+      // The send is counted against the shared rate now, right before it leaves (the claim may have
+      // taken a while); a long wait (a 429 pause) gives the row back instead.
+      const counted = b === null || (await pacer.take());
       // Another lane may have met a 429 while this one claimed, or stop() was called: give the row
       // back, untried. Nothing is awaited between this check and the request.
-      if (pacer.isPaused() || stopping) {
+      if (!counted || pacer.isPaused() || stopping) {
         await releaseClaim(opts.db, row, id).catch((err: unknown) => log(`broadcast: release failed: ${String(err)}`));
         continue;
       }

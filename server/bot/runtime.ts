@@ -3,15 +3,16 @@
  * - the bot: long polling, or (WEBHOOK_URL set) the webhook registered with Telegram, the updates
  *   then arriving at POST /public/telegram-webhook;
  * - the broadcast worker (resumes any queued broadcast);
- * - the scheduled jobs (JOBS_ENABLED).
+ * - the scheduled jobs, once per period across every process (JOBS_ENABLED=0 turns them off here).
  * A development token (no real bot) runs neither the bot nor the worker.
  */
 import type { Bot } from 'grammy';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
+import { scheduledJobs, startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
 import { isChannelMember } from '../services/outside-services.ts';
+import { runParallel } from '../shutdown.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
@@ -22,6 +23,8 @@ export interface BackgroundDeps {
   clock: Clock;
   /** False for the development token of DATA_DIR/dev-bot-token: no bot can run on it. */
   realBot: boolean;
+  /** False in all API workers but one: Telegram allows one long-polling client (default true). */
+  pollUpdates?: boolean;
   log?: (message: string) => void;
 }
 
@@ -44,6 +47,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);
     return { mode: 'webhook', stop: async () => {} };
   }
+  if (deps.pollUpdates === false) return { mode: 'off', stop: async () => {} };
   // bot.start() resolves only when polling stops; failing to reach Telegram is logged, not fatal.
   const polling = bot.start({ allowed_updates: ['message'], onStart: (me) => log(`bot: @${me.username} polling`) }).catch((err: unknown) => {
     log(`bot: polling stopped: ${String(err)}`);
@@ -60,7 +64,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
 export interface Background {
   readonly botMode: BotMode;
   readonly worker: BroadcastWorker | null;
-  /** Stops taking work; sends in flight are recorded first (at most 10 s). */
+  /** Stops taking work; sends in flight are recorded first (at most backgroundStopMs). Never throws. */
   stop(): Promise<void>;
 }
 
@@ -70,6 +74,9 @@ export const channelJob = (config: BackgroundDeps['config']): ChannelJob => ({
   everyMs: config.CHANNEL_CHECK_MS,
   recheckMs: config.CHANNEL_RECHECK_MS,
 });
+
+/** How long each background part may take to stop; they stop side by side. */
+export const backgroundStopMs = { bot: 3_000, worker: 5_000, jobs: 5_000 } as const;
 
 /** The bot, the broadcast worker and the jobs, as one handle for main.ts. */
 export const startBackground = async (deps: BackgroundDeps): Promise<Background> => {
@@ -95,15 +102,20 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
         })
       : null;
   const jobs: JobsHandle | null = config.JOBS_ENABLED
-    ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), log })
+    ? startJobs({ db: deps.db, clock: deps.clock, jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }), channel: channelJob(config), log })
     : null;
   return {
     botMode: bot.mode,
     worker,
+    // Independent and bounded (docs/scaling.md "Stopping"): an unreachable Telegram makes
+    // bot.stop() throw or hang, which must not keep the worker or the jobs from stopping.
     stop: async () => {
-      await bot.stop();
-      await worker?.stop({ deadlineMs: 10_000 });
-      await jobs?.stop();
+      const results = await runParallel([
+        { name: 'bot', timeoutMs: backgroundStopMs.bot, run: () => bot.stop() },
+        { name: 'broadcast worker', timeoutMs: backgroundStopMs.worker, run: async () => worker?.stop({ deadlineMs: backgroundStopMs.worker - 500 }) },
+        { name: 'jobs', timeoutMs: backgroundStopMs.jobs, run: async () => jobs?.stop() },
+      ]);
+      for (const r of results) if (r.failure !== undefined) log(`${r.name}: stopped uncleanly: ${r.failure}`);
     },
   };
 };

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { storageError } from './errors.ts';
 import { migrate } from './migrate.ts';
 
 /** One result of a query: rows as objects, and the number of rows the statement touched. */
@@ -36,7 +37,14 @@ export interface OpenDbOptions {
   migrate?: boolean;
   /** Pool size for PostgreSQL (default 10). */
   poolSize?: number;
+  /** PostgreSQL: the longest a statement may run before it fails as unavailable (default 5 s). */
+  queryTimeoutMs?: number;
+  /** PostgreSQL: the longest a caller waits for a connection, free or new (default 1 s). */
+  connectTimeoutMs?: number;
 }
+
+/** docs/scaling.md "When the database is away": what a request waits at most for the database. */
+export const dbTimeoutDefaults = { queryTimeoutMs: 5_000, connectTimeoutMs: 1_000 } as const;
 
 // NUMERIC stays a decimal string (money is exact); BIGINT counters and epoch-ms fit a JS number.
 const numericOid = 1700;
@@ -60,42 +68,63 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
     getTypeParser: ((oid: number, format?: string) =>
       oid === numericOid ? keepString : oid === int8Oid ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   };
+  const queryTimeoutMs = opts.queryTimeoutMs ?? dbTimeoutDefaults.queryTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
     types,
+    // Bounded waits (docs/scaling.md "When the database is away"): a free client or a new connection within
+    // connectTimeoutMs; a statement ends server-side at queryTimeoutMs, and the client stops
+    // waiting shortly after even when the server never answers (a dead link).
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? dbTimeoutDefaults.connectTimeoutMs,
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + 1_000,
+    keepAlive: true,
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle client's network error must not crash the process; the next query reports it.
+  // A connection reset, an administrator shutdown or a failover emits 'error' on the client, idle
+  // or checked out; without a listener Node would crash the process. The query in flight fails by
+  // itself (and becomes DbUnavailable), and the pool drops the broken client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const r = await q.query(sql, params as unknown[] | undefined);
-    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    try {
+      const r = await q.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    } catch (err) {
+      throw storageError(err);
+    }
   };
   return {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),
     exec: async (sql) => {
-      await pool.query(sql);
+      await run(pool, sql);
     },
     transaction: async (fn) => {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((err: unknown) => {
+        throw storageError(err);
+      });
+      let broken: unknown;
       try {
-        await client.query('BEGIN');
+        await run(client, 'BEGIN');
         const tx: Queryable = {
           query: (sql, params) => run(client, sql, params),
           exec: async (sql) => {
-            await client.query(sql);
+            await run(client, sql);
           },
         };
         const result = await fn(tx);
-        await client.query('COMMIT');
+        await run(client, 'COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
+        await client.query('ROLLBACK').catch((e: unknown) => {
+          broken = e;
+        });
+        throw storageError(err);
       } finally {
-        client.release();
+        // A client whose ROLLBACK failed is not returned to the pool: it is closed.
+        client.release(broken as Error | undefined);
       }
     },
     close: async () => {

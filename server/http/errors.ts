@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ApiError as ApiErrorBody } from '../../engine/api-types.ts';
+import { isUnavailable } from '../db/errors.ts';
 
 /** A refusal with its HTTP status: the error handler turns it into `{ error, message, field? }`. */
 export class ApiError extends Error {
@@ -41,6 +42,13 @@ const fieldOf = (v: AjvError, context: string | undefined): string | undefined =
   return seg ?? context;
 };
 
+/** Seconds a client should wait before retrying while the database is away (docs/scaling.md). */
+export const dbRetryAfterS = 1;
+
+// PostgreSQL refuses text it cannot store (22021 NUL byte, 22P05 untranslatable); the edge cleans
+// such text first (server/http/clean-text.ts), so reaching the database with it is a 400, never a 500.
+const badTextCodes = new Set(['22021', '22P05']);
+
 const statusText: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
 
 /** Every error leaves as JSON `{ error, message, field? }`; unexpected ones are logged and never leak details. */
@@ -62,6 +70,14 @@ export const installErrorHandler = (app: FastifyInstance): void => {
               : `Parameter "${field}" ${v.message ?? 'is invalid'}`;
       return reply.status(400).send(body(badRequest(message, field)));
     }
+    if (isUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(dbRetryAfterS))
+        .send(body(unavailable('The game is reconnecting to its database, please try again in a moment')));
+    }
+    if (badTextCodes.has(String((err as { code?: unknown }).code))) return reply.status(400).send(body(badRequest('Text contains characters that cannot be stored')));
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError' ? 'Request body is not valid JSON' : err.message;

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { FastifyInstance } from 'fastify';
+import { cleanStrings } from './clean-text.ts';
 
 /**
  * Strict schemas: unknown properties are refused (not silently stripped, Fastify's default), and
@@ -20,6 +21,12 @@ export const installValidation = (app: FastifyInstance): void => {
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     strictJson(request, text, done);
+  });
+  // Before validation, so a cleaned value is what the schema and the handler see.
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined) request.body = cleanStrings(request.body);
+    request.query = cleanStrings(request.query);
+    request.params = cleanStrings(request.params);
   });
 };
 

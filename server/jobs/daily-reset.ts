@@ -2,10 +2,11 @@
  * The daily reset. Daily tasks (the ADS task's 10 views among them) keep their progress under the
  * UTC date (server/domain/tasks.ts periodOf), so a new day starts at 0 by itself, even when this job
  * did not run; the job removes the finished days and the spent one-time tokens. It runs once per
- * UTC day across all processes: job_runs is claimed with one conditional upsert.
+ * UTC day across all processes (server/jobs/job.ts).
  */
 import type { Db } from '../db/db.ts';
 import { pruneClickBatches } from '../domain/click-batcher.ts';
+import { runJobIfDue, type Job } from './job.ts';
 
 export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().slice(0, 10);
 
@@ -24,23 +25,16 @@ export interface DailyResetResult {
   clickBatchesRemoved: number;
 }
 
-/** Claims today's run for `job`; true when this caller is the one to run it. */
-export const claimDailyRun = async (db: Db, job: string, nowMs: number, force = false): Promise<boolean> => {
-  const r = await db.query(
-    `INSERT INTO job_runs (job, last_period, last_run_at_ms) VALUES ($1, $2, $3)
-     ON CONFLICT (job) DO UPDATE SET last_period = EXCLUDED.last_period, last_run_at_ms = EXCLUDED.last_run_at_ms
-       WHERE $4 OR job_runs.last_period < EXCLUDED.last_period`,
-    [job, utcDay(nowMs), nowMs, force],
-  );
-  return r.rowCount > 0;
-};
-
-export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<DailyResetResult> => {
-  const day = utcDay(nowMs);
-  const none = { day, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0, clickBatchesRemoved: 0 };
-  if (!(await claimDailyRun(db, 'daily-reset', nowMs, opts.force))) return { ran: false, ...none };
-  const clickBatchesRemoved = await pruneClickBatches(db, nowMs);
-  return db.transaction(async (tx) => {
+/** Today's reset, in the job's transaction (server/jobs/job.ts): once per UTC day across processes. */
+export const dailyResetJob: Job<Omit<DailyResetResult, 'ran'>> = {
+  name: 'daily-reset',
+  periodOf: utcDay,
+  checkEveryMs: 60_000,
+  run: async ({ tx, nowMs }) => {
+    const day = utcDay(nowMs);
+    // pruneClickBatches asks for the Db but runs one DELETE: it belongs in this transaction too
+    // (on PGlite a query beside an open transaction would wait for it forever).
+    const clickBatchesRemoved = await pruneClickBatches(tx as Db, nowMs);
     const daily = await tx.query(
       `DELETE FROM task_completions c USING tasks t
         WHERE c.task_id = t.id AND t.is_daily AND c.period <> 'once' AND c.period < $1`,
@@ -50,7 +44,6 @@ export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boole
     const captcha = await tx.query('DELETE FROM captcha_tokens_used WHERE used_at_ms < $1', [nowMs - captchaKeepMs]);
     const states = await tx.query('DELETE FROM x_oauth_states WHERE expires_at_ms <= $1', [nowMs]);
     return {
-      ran: true,
       day,
       dailyRowsRemoved: daily.rowCount,
       adSessionsRemoved: ads.rowCount,
@@ -58,5 +51,12 @@ export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boole
       xStatesRemoved: states.rowCount,
       clickBatchesRemoved,
     };
-  });
+  },
+};
+
+/** The daily reset now, if today's has not run (or `force`); `ran` is false when another run did or does it. */
+export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<DailyResetResult> => {
+  const outcome = await runJobIfDue(db, dailyResetJob, nowMs, opts);
+  if (outcome.ran) return { ran: true, ...outcome.result };
+  return { ran: false, day: outcome.period, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0, clickBatchesRemoved: 0 };
 };

@@ -1,29 +1,28 @@
 /**
- * Runs the scheduled jobs in this process: the stats refresh every STATS_REFRESH_MS, the channel
- * membership checks of the invite rule every CHANNEL_CHECK_MS, and the daily reset once per UTC day (checked every minute; job_runs makes it once across processes and
- * catches up after downtime). `runJobsOnce` is what GET /public/test-cron calls.
+ * The job scheduler: every process runs it, and each job runs once per period across all of them
+ * (server/jobs/job.ts, docs/scaling.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
+ * The channel membership checks of the invite rule are the one job that calls an outside service:
+ * they lease their own rows (domain/channel-rule.ts) and ask Telegram outside any transaction, so
+ * every process runs them on a timer. `runJobsOnce` is what GET /public/test-cron calls.
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../domain/channel-rule.ts';
-import { runDailyReset, type DailyResetResult } from './daily-reset.ts';
+import { runJobIfDue, type Job } from './job.ts';
+import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
 
-export interface JobsDeps {
-  db: Db;
-  clock: Clock;
-  statsRefreshMs: number;
-  /** The invite rule's channel membership job (channel-rule.ts), when the Bot API is configured. */
-  channel?: ChannelJob;
-  log?: (message: string) => void;
-}
+/** The stats cache (§3), once per `everyMs` window of the wall clock. */
+export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
+  name: 'stats-refresh',
+  periodOf: (nowMs) => String(Math.floor(nowMs / everyMs)),
+  checkEveryMs: Math.max(1, Math.floor(everyMs / 2)),
+  run: ({ tx, nowMs }) => refreshStatsCache(tx, nowMs),
+});
 
-export interface ChannelJob {
-  isMember: MembershipCheck;
-  everyMs: number;
-  recheckMs: number;
-}
+/** Every scheduled job. Add new ones here: they run once per period across processes by themselves. */
+export const scheduledJobs = (opts: { statsRefreshMs: number }): Job[] => [statsRefreshJob(opts.statsRefreshMs), dailyResetJob];
 
 export interface JobsResult {
   dailyReset: DailyResetResult;
@@ -38,31 +37,59 @@ export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean
   ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
 });
 
+export interface ChannelJob {
+  isMember: MembershipCheck;
+  everyMs: number;
+  recheckMs: number;
+}
+
+export interface JobsDeps {
+  db: Db;
+  clock: Clock;
+  jobs: readonly Job[];
+  /** The invite rule's channel membership job (channel-rule.ts), when the Bot API is configured. */
+  channel?: ChannelJob;
+  log?: (message: string) => void;
+}
+
 export interface JobsHandle {
+  /** Stops the timers and waits for runs in progress. */
   stop(): Promise<void>;
 }
 
-const dailyCheckMs = 60_000;
-
+/** Checks each job at once and then every checkEveryMs; a job's checks never overlap in one process. */
 export const startJobs = (deps: JobsDeps): JobsHandle => {
   const log = deps.log ?? ((m: string) => console.warn(m));
-  let running: Promise<unknown> = Promise.resolve();
-  // Each tick waits for the previous one, so a slow database never stacks runs.
-  const guarded = (name: string, job: () => Promise<unknown>) => () => {
-    running = running.then(job).catch((err) => log(`jobs: ${name} failed: ${String(err)}`));
+  const running = new Set<Promise<unknown>>();
+  /** Runs `work` now and every `everyMs`; its runs never overlap in this process. */
+  const every = (name: string, everyMs: number, work: () => Promise<unknown>) => {
+    let busy = false;
+    const tick = () => {
+      if (busy) return;
+      busy = true;
+      const run = work()
+        // A database or Telegram outage only delays the work: the next check does it.
+        .catch((err: unknown) => log(`jobs: ${name} failed: ${String(err)}`))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    };
+    tick();
+    const timer = setInterval(tick, everyMs);
+    timer.unref();
+    return timer;
   };
-  const stats = guarded('stats refresh', () => refreshStatsCache(deps.db, deps.clock.now()));
-  const daily = guarded('daily reset', () => runDailyReset(deps.db, deps.clock.now()));
-  stats();
-  daily();
-  const timers = [setInterval(stats, deps.statsRefreshMs), setInterval(daily, dailyCheckMs)];
+  const timers = deps.jobs.map((job) => every(job.name, job.checkEveryMs, () => runJobIfDue(deps.db, job, deps.clock.now())));
   const channel = deps.channel;
-  if (channel) timers.push(setInterval(guarded('channel checks', () => runChannelChecks(deps.db, channel.isMember, deps.clock.now(), channel.recheckMs)), channel.everyMs));
-  for (const t of timers) t.unref();
+  if (channel) {
+    timers.push(every('channel-checks', channel.everyMs, () => runChannelChecks(deps.db, channel.isMember, deps.clock.now(), channel.recheckMs)));
+  }
   return {
     stop: async () => {
       for (const t of timers) clearInterval(t);
-      await running;
+      await Promise.all([...running]);
     },
   };
 };

@@ -64,7 +64,7 @@ export const outsideConfigShape = {
   // Jobs
   /** GET /public/test-cron runs the jobs once only when this is on. */
   ENABLE_TEST_CRON: envFlag.default(false),
-  /** Run the scheduled jobs in this process (turn off on all but one API process). */
+  /** An off switch for the scheduled jobs in this process; each job runs once across processes anyway. */
   JOBS_ENABLED: envFlag.default(true),
   STATS_REFRESH_MS: ms(60_000),
   /** How often the job checks the channel membership of friends who reached $100 (§9 invite rule). */

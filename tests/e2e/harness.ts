@@ -88,7 +88,7 @@ export const startServer = async (opts: { dataDir: string; databaseUrl?: string 
     proc.stdout.on('data', onData);
     void exited.then((code) => rej(new Error(`server exited (${code}) before it was running:\n${out}`)));
   });
-  const botToken = readFileSync(join(opts.dataDir, devTokenFile), 'utf8').trim();
+  const botToken = opts.env?.BOT_TOKEN ?? readFileSync(join(opts.dataDir, devTokenFile), 'utf8').trim();
   return {
     base: `http://127.0.0.1:${port}`,
     dataDir: opts.dataDir,
@@ -136,7 +136,7 @@ export const apiAs = (server: RunningServer, user: TelegramUser, nowMs: number) 
     }
     return { status: res.status, body: parsed as T };
   };
-  return { call, status: async () => (await call<UserStatus>('GET', '')).body };
+  return { auth, call, status: async () => (await call<UserStatus>('GET', '')).body };
 };
 
 /** Moves the server's clock forward (TEST_MODE only); returns the server's new now. */

@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useStatus } from '../api/queries.ts';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';
+import { Reconnecting } from './reconnecting.tsx';
 import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from './shell-hooks.ts';
 
 const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
@@ -43,6 +44,7 @@ export const Shell = () => {
   const withNav = status.data.isClaimedWelcome;
   return (
     <div className="app">
+      <Reconnecting />
       <main className={withNav ? 'app__page' : 'app__page app__page--bare'}>
         <Suspense fallback={null}>
           <Outlet />

@@ -1,0 +1,38 @@
+/**
+ * The storage layer's own errors. A query that failed because the database cannot be reached (or
+ * answered too slowly) becomes `DbUnavailable`; the route edge answers it 503 with Retry-After
+ * (docs/scaling.md "When the database is away"). Anything else keeps its PostgreSQL error unchanged.
+ */
+
+/** The database is down, restarting, unreachable, out of connections or too slow: try again soon. */
+export class DbUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DbUnavailable';
+  }
+}
+
+// SQLSTATE classes and codes that say "the server, not the statement": connection exceptions
+// (08…), operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up),
+// too many connections, and the statement timeout (57014 query_canceled).
+const unavailableCodes = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+// Node socket errors and the messages `pg` and `pg-pool` raise without a SQLSTATE.
+const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const pgMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed|Cannot use a pool after calling end|connection timeout/i;
+
+/** True when `err` says the database could not be reached, not that the statement was wrong. */
+export const isUnavailable = (err: unknown): boolean => {
+  if (err instanceof DbUnavailable) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (unavailableCodes.has(code) || code.startsWith('08') || socketCodes.has(code)) return true;
+  // Node wraps several failed connection attempts (IPv4 and IPv6) in one AggregateError.
+  if (Array.isArray(e.errors) && e.errors.some(isUnavailable)) return true;
+  return typeof e.message === 'string' && pgMessages.test(e.message);
+};
+
+/** Rethrows a driver error as DbUnavailable when it is one, keeping the original as `cause`. */
+export const storageError = (err: unknown): unknown =>
+  isUnavailable(err) && !(err instanceof DbUnavailable) ? new DbUnavailable(`database unavailable: ${(err as Error).message}`, { cause: err }) : err;

@@ -1,0 +1,22 @@
+/**
+ * Text PostgreSQL cannot store is cleaned where it enters: NUL (U+0000) is removed, and a lone
+ * UTF-16 surrogate (half of an emoji, cut) becomes U+FFFD. Applied to every string of a request's
+ * body, query and path parameters (installValidation) and to the init data's user (init-data.ts),
+ * so no player can be locked out by their own name (docs/scaling.md "Text PostgreSQL refuses").
+ */
+
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The string as PostgreSQL will take it: no NUL, no lone surrogate. */
+export const cleanText = (s: string): string => s.replaceAll('\u0000', '').replace(loneSurrogate, '\uFFFD');
+
+/** Cleans every string inside plain JSON data (objects, arrays), keys included; returns the cleaned copy. */
+export const cleanStrings = (value: unknown, depth = 0): unknown => {
+  if (typeof value === 'string') return cleanText(value);
+  // JSON bodies are at most 16 KiB; the depth bound only guards against a pathological nesting.
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => cleanStrings(v, depth + 1));
+  // fromEntries defines own properties: a "__proto__" key stays a plain key.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [cleanText(k), cleanStrings(v, depth + 1)]));
+};

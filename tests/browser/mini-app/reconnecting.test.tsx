@@ -1,0 +1,39 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { $online, $pendingTaps, $totalClick } from '../../../src/game/signals.ts';
+import { messages, notify } from '../../../src/mini-app/messages.ts';
+import { button, cleanup, find, mountApp, toasts } from './harness.tsx';
+
+afterEach(cleanup);
+
+const tap = async (coin: Element, pointerId: number) =>
+  act(async () => {
+    coin.dispatchEvent(new PointerEvent('pointerdown', { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
+    coin.dispatchEvent(new PointerEvent('pointerup', { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
+  });
+
+describe('reconnecting', () => {
+  it('shows one calm line instead of error toasts while the server answers 503, and catches up by itself', async () => {
+    const { state } = await mountApp('/');
+    const coin = await button('Tap the coin');
+    const before = $totalClick.value;
+    state.failures['/click'] = 503;
+    for (let i = 1; i <= 5; i++) await tap(coin, i);
+    await vi.waitFor(() => expect($online.value).toBe(false), { timeout: 5_000 });
+    expect((await find('[role="status"].reconnecting')).textContent).toBe(messages.reconnecting);
+    // Taps keep counting and stay queued; a failed action adds no toast of its own.
+    await tap(coin, 6);
+    notify(messages.somethingWrong, 'error');
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(toasts()).toEqual([]);
+    expect($pendingTaps.value).toBe(6);
+
+    // The server is back: the engine's retry sends the taps, and the line goes away.
+    delete state.failures['/click'];
+    await vi.waitFor(() => expect($pendingTaps.value).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(document.querySelector('.reconnecting')).toBeNull());
+    expect($online.value).toBe(true);
+    expect($totalClick.value - before).toBe(6);
+    expect(state.status.totalClick - before).toBe(6);
+  });
+});
