@@ -9,7 +9,8 @@
  * its hash and depth. A proof walks one path and prunes each sibling from its stored hash.
  */
 import { hash } from 'node:crypto';
-import { Address, BitString, beginCell, Cell, convertToMerkleProof } from '@ton/core';
+import type { Address, Cell} from '@ton/core';
+import { BitString, beginCell, convertToMerkleProof } from '@ton/core';
 
 export const keyBits = 267;
 const keyBytes = 34;
