@@ -41,15 +41,25 @@ export interface AirdropTree {
 }
 
 /** The 267-bit dictionary key of an address, left-aligned in 34 bytes (addr_std$10, no anycast). */
-export const addressKey = (a: Address): Buffer => {
+export const addressKey = (a: Address): Buffer => keyOf(a.workChain, a.hash);
+
+/** The same key from a stored raw address `0:<64 hex>` (no Address object: a million of them add up). */
+export const rawAddressKey = (raw: string): Buffer => {
+  const colon = raw.indexOf(':');
+  const hash = Buffer.from(raw.slice(colon + 1), 'hex');
+  if (colon < 1 || hash.length !== 32) throw new Error(`not a raw address: ${raw}`);
+  return keyOf(Number(raw.slice(0, colon)), hash);
+};
+
+const keyOf = (workChain: number, hash: Buffer): Buffer => {
   const k = Buffer.alloc(keyBytes);
   // The first 11 bits: 1 0 (addr_std), 0 (no anycast), workchain int8; then the 256-bit hash.
-  const prefix = (0b100 << 8) | (a.workChain & 0xff);
+  const prefix = (0b100 << 8) | (workChain & 0xff);
   k[0] = prefix >> 3;
   k[1] = (prefix & 7) << 5;
   for (let i = 0; i < 32; i++) {
-    k[1 + i]! |= a.hash[i]! >> 3;
-    k[2 + i]! |= (a.hash[i]! & 7) << 5;
+    k[1 + i]! |= hash[i]! >> 3;
+    k[2 + i]! |= (hash[i]! & 7) << 5;
   }
   return k;
 };
@@ -286,15 +296,19 @@ const pathTo = (t: AirdropTree, key: Buffer): { path: number[]; valueAt: number 
   }
 };
 
+type Path = NonNullable<ReturnType<typeof pathTo>>;
+
+const itemAt = (t: AirdropTree, found: Path): AirdropItem => {
+  const leaf = found.path[found.path.length - 1]!;
+  const end = t.dataStart[leaf]! * 8 + t.dataBits[leaf]!;
+  const slice = beginCell().storeBits(new BitString(t.data, found.valueAt, end - found.valueAt)).endCell().beginParse();
+  return { amount: slice.loadCoins(), startFrom: slice.loadUint(48), expireAt: slice.loadUint(48) };
+};
+
 /** The item stored under an address, or null. */
 export const lookup = (t: AirdropTree, address: Address): AirdropItem | null => {
   const found = pathTo(t, addressKey(address));
-  if (found === null) return null;
-  const leaf = found.path[found.path.length - 1]!;
-  const end = t.dataStart[leaf]! * 8 + t.dataBits[leaf]!;
-  const s = new BitString(t.data, found.valueAt, end - found.valueAt);
-  const slice = beginCell().storeBits(s).endCell().beginParse();
-  return { amount: slice.loadCoins(), startFrom: slice.loadUint(48), expireAt: slice.loadUint(48) };
+  return found === null ? null : itemAt(t, found);
 };
 
 const prunedBranch = (t: AirdropTree, i: number): Cell =>
@@ -305,14 +319,7 @@ const prunedBranch = (t: AirdropTree, i: number): Cell =>
     .storeUint(t.depths[i]!, 16)
     .endCell({ exotic: true });
 
-/**
- * The MerkleProof exotic cell that proves one address's item (TEP-177): the dictionary with every
- * branch off the address's path pruned. Null when the address is not in the dictionary.
- */
-export const merkleProof = (t: AirdropTree, address: Address): Cell | null => {
-  const key = addressKey(address);
-  const found = pathTo(t, key);
-  if (found === null) return null;
+const proofAlong = (t: AirdropTree, found: Path): Cell => {
   let cell: Cell | null = null;
   for (let k = found.path.length - 1; k >= 0; k--) {
     const i = found.path[k]!;
@@ -326,6 +333,21 @@ export const merkleProof = (t: AirdropTree, address: Address): Cell | null => {
     cell = b.endCell();
   }
   return convertToMerkleProof(cell!);
+};
+
+/**
+ * The MerkleProof exotic cell that proves one address's item (TEP-177): the dictionary with every
+ * branch off the address's path pruned. Null when the address is not in the dictionary.
+ */
+export const merkleProof = (t: AirdropTree, address: Address): Cell | null => {
+  const found = pathTo(t, addressKey(address));
+  return found === null ? null : proofAlong(t, found);
+};
+
+/** The item and its proof in one walk (the claim API's answer), or null outside the dictionary. */
+export const claimOf = (t: AirdropTree, address: Address): { item: AirdropItem; proof: Cell } | null => {
+  const found = pathTo(t, addressKey(address));
+  return found === null ? null : { item: itemAt(t, found), proof: proofAlong(t, found) };
 };
 
 /** TEP-177 `merkle_airdrop_claim#0df602d6 proof:^Cell = CustomPayload`. */

@@ -3,12 +3,11 @@
  * TEP-177 dictionary, stores it (BoC in chunks) with its Merkle root. A round is immutable once
  * built: asking again returns what was built and changes nothing.
  */
-import { Address } from '@ton/core';
 import type { Db, Queryable } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
 import { conflict } from '../http/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
-import { addressKey, buildAirdropTree, rootHash, type AirdropTree } from './airdrop-tree.ts';
+import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 
 /** Jetton units per MONEY: the jetton has 9 decimals. */
 export const jettonDecimals = 9;
@@ -100,19 +99,23 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
 const chunkBytes = 8 << 20;
 
 /** Builds the dictionary of a frozen round from its allocations (sorted by key), stores it and marks the round built. */
-const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
+const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseLog): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
   const rows = await db.query<{ address: string; amount: string }>('SELECT address, amount FROM airdrop_allocations WHERE round = $1', [s.round]);
-  const entries = rows.rows.map((r) => ({ key: addressKey(Address.parseRaw(r.address)), amount: r.amount }));
+  phase('read allocations');
+  const entries = rows.rows.map((r) => ({ key: rawAddressKey(r.address), amount: r.amount }));
   rows.rows.length = 0;
   // Buffer order is the dictionary's key order; a latin1 string sorts the same way, natively.
   const order = entries.map((e, i) => `${e.key.toString('latin1')}${i}`).sort();
   const sorted = order.map((k) => entries[Number(k.slice(34))]!);
+  phase('keys and sort');
   const tree = buildAirdropTree(
     sorted.map((e) => e.key),
     sorted.map((e) => ({ amount: BigInt(e.amount), startFrom: s.startFrom, expireAt: s.expireAt })),
   );
+  phase('build dictionary');
   const boc = treeToBoc(tree);
   const root = rootHash(tree).toString('hex');
+  phase('write BoC');
   await transaction(db, async (tx) => {
     for (let seq = 0; seq * chunkBytes < boc.length; seq++) {
       await tx.query('INSERT INTO airdrop_dict_chunks (round, seq, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
@@ -126,21 +129,31 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number): Promise<{ su
       [s.round, root, boc.length, nowMs],
     );
   });
+  phase('store BoC');
   return { summary: (await roundSummary(db, s.round))!, tree };
 };
+
+/** Called after each step of a build with the step's name (the bench prints durations). */
+export type PhaseLog = (name: string) => void;
 
 /**
  * Takes the snapshot of a round, or returns the one already taken. A round asked for with other
  * dates than it was built with is a 409 naming the field. A round left 'building' by a stopped
  * process is finished from its frozen allocations.
  */
-export const takeSnapshot = async (db: Db, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+export const takeSnapshot = async (
+  db: Db,
+  p: RoundParams,
+  nowMs: number,
+  phase: PhaseLog = () => {},
+): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   const before = await roundSummary(db, p.round);
   const s = before ?? (await freeze(db, p, nowMs));
+  phase('freeze allocations');
   if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
   if (s.expireAt !== p.expireAt) throw conflict(`round ${p.round} was built with expireAt ${s.expireAt}`, 'expireAt');
   if (s.status === 'built') return { summary: s, created: false };
-  const built = await buildFrozen(db, s, nowMs);
+  const built = await buildFrozen(db, s, nowMs, phase);
   return { ...built, created: before === null };
 };
 

@@ -7,7 +7,7 @@
  */
 import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { claimPayload, lookup, merkleProof, type AirdropTree } from '../airdrop/airdrop-tree.ts';
+import { claimOf, claimPayload, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
 import { badRequest, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
@@ -65,6 +65,20 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     throw new ApiError(503, 'Service Unavailable', 'the airdrop dictionary is loading; retry shortly');
   };
 
+  // The served round is read at most once a second per process (a new round shows within 1 s).
+  let latest: { at: number; round: Promise<RoundSummary | null> } | null = null;
+  const servedRound = (): Promise<RoundSummary | null> => {
+    const now = Date.now();
+    if (latest === null || now - latest.at > 1_000) {
+      const round = latestBuiltRound(ctx.db);
+      latest = { at: now, round };
+      round.catch(() => {
+        latest = null;
+      });
+    }
+    return latest.round;
+  };
+
   const checkKey = (request: FastifyRequest) => {
     if (!ctx.config.AIRDROP_API_KEY) throw unavailable('The airdrop operator API is not configured (AIRDROP_API_KEY is empty)');
     if (!secretMatches(request.headers['x-api-key'], ctx.config.AIRDROP_API_KEY)) throw unauthorized('Wrong x-api-key');
@@ -90,6 +104,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
       const { summary, created, tree } = await takeSnapshot(ctx.db, p, ctx.clock.now());
       if (tree !== undefined) ready.set(summary.round, tree);
+      latest = null;
       // The root goes into the jetton master's data (merkle_root:uint256).
       app.log.info({ round: summary.round, merkleRoot: summary.merkleRoot, wallets: summary.wallets }, 'airdrop snapshot');
       return reply.status(created ? 201 : 200).send({ ...withRootInt(summary), created });
@@ -140,7 +155,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       } catch {
         throw badRequest('address must be a TON address (raw 0:<hex> or user-friendly)', 'address');
       }
-      const round = await latestBuiltRound(ctx.db);
+      const round = await servedRound();
       if (round === null) throw notFound('No airdrop snapshot yet', 'address');
       let tree: AirdropTree;
       try {
@@ -149,9 +164,9 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         void reply.header('retry-after', '10');
         throw err;
       }
-      const item = lookup(tree, owner);
-      const proof = item === null ? null : merkleProof(tree, owner);
-      if (item === null || proof === null) throw notFound(`${owner.toRawString()} is not in the airdrop`, 'address');
+      const found = claimOf(tree, owner);
+      if (found === null) throw notFound(`${owner.toRawString()} is not in the airdrop`, 'address');
+      const { item, proof } = found;
       const answer: Record<string, unknown> = {
         owner: owner.toRawString(),
         custom_payload: claimPayload(proof).toBoc().toString('base64'),
