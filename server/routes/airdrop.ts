@@ -9,7 +9,7 @@ import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { claimOf, claimPayload, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
+import { badRequest, conflict, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { secretMatches } from '../services/secret-compare.ts';
@@ -79,6 +79,8 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     return latest.round;
   };
 
+  const building = new Map<number, ReturnType<typeof takeSnapshot>>();
+
   const checkKey = (request: FastifyRequest) => {
     if (!ctx.config.AIRDROP_API_KEY) throw unavailable('The airdrop operator API is not configured (AIRDROP_API_KEY is empty)');
     if (!secretMatches(request.headers['x-api-key'], ctx.config.AIRDROP_API_KEY)) throw unauthorized('Wrong x-api-key');
@@ -102,7 +104,16 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       checkKey(request);
       const p = request.body;
       if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
-      const { summary, created, tree } = await takeSnapshot(ctx.db, p, ctx.clock.now());
+      // One build per round at a time in this process; a second caller waits for the first.
+      let job = building.get(p.round);
+      const waited = job !== undefined;
+      if (job === undefined) {
+        job = takeSnapshot(ctx.db, p, ctx.clock.now()).finally(() => building.delete(p.round));
+        building.set(p.round, job);
+      }
+      const { summary, created: built, tree } = await job;
+      const created = built && !waited;
+      if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw conflict(`round ${p.round} is built with other dates`, 'startFrom');
       if (tree !== undefined) ready.set(summary.round, tree);
       latest = null;
       // The root goes into the jetton master's data (merkle_root:uint256).

@@ -169,4 +169,13 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
       await other.close();
     }
   });
+
+  it('builds a round once when two calls race for it', async () => {
+    const next = { ...round, round: 2 };
+    const [a, b] = await Promise.all([snapshot(next), snapshot(next)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    expect(a.json().merkleRoot).toBe(b.json().merkleRoot);
+    const chunks = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM airdrop_dict_chunks WHERE round = 2');
+    expect(chunks.rows[0]!.n).toBe(1);
+  });
 });
