@@ -5,7 +5,7 @@
  * fromBoc take minutes and gigabytes at a million entries. Tests read our BoC with Cell.fromBoc.
  */
 import { crc32c } from '@ton/core';
-import { ordinaryCellHash, type AirdropTree } from './airdrop-tree.ts';
+import { claimOp, ordinaryCellHash, type AirdropTree, type Path } from './airdrop-tree.ts';
 
 const magic = 0xb5ee9c72;
 const bytesFor = (n: number) => Math.max(1, Math.ceil(Math.log2(n + 1) / 8));
@@ -119,4 +119,83 @@ export const treeFromBoc = (boc: Buffer): AirdropTree => {
     depths[i] = refs.length === 0 ? 0 : Math.max(depths[refs[0]!]!, depths[refs[1]!]!) + 1;
   }
   return { nodes: n, root: n - 1, data: data.subarray(0, q), dataStart, dataBits, left, right, hashes, depths };
+};
+
+/**
+ * The claim custom payload's BoC for one address, written straight from the tree: the
+ * `merkle_airdrop_claim` cell, its MerkleProof, the path's cells and a pruned branch for each
+ * sibling. Same bytes' meaning as claimPayload(merkleProof(…)).toBoc() (tests compare the hashes),
+ * without building and hashing @ton/core cells on every request.
+ *
+ * Descriptors (TVM cell serialization): d1 = refs + 8·exotic + 32·level mask, d2 = ⌈bits/8⌉ + ⌊bits/8⌋.
+ * A pruned branch has level mask 1, so does every fork on the path (it holds one); the MerkleProof
+ * lowers it back to 0.
+ */
+export const claimPayloadBoc = (t: AirdropTree, found: Path): Buffer => {
+  const path = found.path;
+  const forks = path.length - 1;
+  // Cells: 0 payload, 1 proof, 2..2+forks path nodes (the leaf last), then one pruned branch per fork.
+  const count = 2 + path.length + forks;
+  const prunedIndex = (k: number) => 2 + path.length + k;
+  const nodeBytes = (i: number) => (t.dataBits[i]! + 7) >> 3;
+  const size = bytesFor(count);
+  let total = 2 + 4 + size + (2 + 35 + size) + forks * (2 + 36);
+  for (const i of path) total += 2 + nodeBytes(i) + (t.left[i]! >= 0 ? 2 * size : 0);
+  const off = bytesFor(total);
+  const out = Buffer.alloc(4 + 1 + 1 + 3 * size + off + size + total + 4);
+  out.writeUInt32BE(magic, 0);
+  out[4] = 0x40 | size;
+  out[5] = off;
+  let p = 6;
+  writeUint(out, p, count, size);
+  writeUint(out, (p += size), 1, size);
+  writeUint(out, (p += size), 0, size);
+  writeUint(out, (p += size), total, off);
+  writeUint(out, (p += off), 0, size); // root: cell 0
+  p += size;
+  const ref = (index: number) => {
+    writeUint(out, p, index, size);
+    p += size;
+  };
+  // 0: merkle_airdrop_claim#0df602d6 proof:^Cell
+  out[p++] = 1;
+  out[p++] = 8;
+  p = out.writeUInt32BE(claimOp, p);
+  ref(1);
+  // 1: MerkleProof (exotic type 3): the root's level-0 hash and depth, one ref.
+  out[p++] = 1 + 8;
+  out[p++] = 70;
+  out[p++] = 3;
+  p += t.hashes.copy(out, p, t.root * 32, t.root * 32 + 32);
+  p = out.writeUInt16BE(t.depths[t.root]!, p);
+  ref(2);
+  path.forEach((i, k) => {
+    const bits = t.dataBits[i]!;
+    const bytes = nodeBytes(i);
+    const fork = k < forks;
+    out[p++] = fork ? 2 + 32 : 0;
+    out[p++] = Math.floor(bits / 8) + bytes;
+    t.data.copy(out, p, t.dataStart[i]!, t.dataStart[i]! + bytes);
+    if (bits % 8 !== 0) out[p + bytes - 1]! |= 0x80 >> (bits % 8);
+    p += bytes;
+    if (fork) {
+      const next = 2 + k + 1;
+      const onLeft = t.left[i] === path[k + 1];
+      ref(onLeft ? next : prunedIndex(k));
+      ref(onLeft ? prunedIndex(k) : next);
+    }
+  });
+  // Pruned branches (exotic type 1, level mask 1): the sibling's hash and depth.
+  for (let k = 0; k < forks; k++) {
+    const i = path[k]!;
+    const sibling = t.left[i] === path[k + 1] ? t.right[i]! : t.left[i]!;
+    out[p++] = 8 + 32;
+    out[p++] = 72;
+    out[p++] = 1;
+    out[p++] = 1;
+    p += t.hashes.copy(out, p, sibling * 32, sibling * 32 + 32);
+    p = out.writeUInt16BE(t.depths[sibling]!, p);
+  }
+  crc32c(out.subarray(0, p)).copy(out, p);
+  return out;
 };

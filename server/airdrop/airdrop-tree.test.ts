@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, exoticMerkleProof, generateMerkleProof, type DictionaryValue } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
-import { addressKey, buildAirdropTree, claimPayload, lookup, merkleProof, rootHash, type AirdropItem } from './airdrop-tree.ts';
+import { claimPayloadBoc, treeFromBoc, treeToBoc } from './airdrop-boc.ts';
+import { addressKey, buildAirdropTree, claimPayload, lookup, merkleProof, pathTo, rootHash, type AirdropItem } from './airdrop-tree.ts';
 
 /** The TEP-177 value as @ton/core's Dictionary writes it: the reference to compare with. */
 const itemValue: DictionaryValue<AirdropItem> = {
@@ -100,5 +100,24 @@ describe('the TEP-177 airdrop dictionary', () => {
     const corrupt = Buffer.from(boc);
     corrupt[100]! ^= 1;
     expect(() => treeFromBoc(corrupt)).toThrow(/checksum/);
+  });
+
+  it('writes the claim payload BoC directly, the same cells as @ton/core builds, for shallow and deep paths', () => {
+    const { entries, tree } = sample(300);
+    // Keys that share a long prefix make a deep path (more than 255 cells in the BoC).
+    const base = randomBytes(32);
+    const deep = Array.from({ length: 200 }, (_, i) => {
+      const h = Buffer.from(base);
+      h[31 - Math.floor(i / 8)]! ^= 1 << (i % 8);
+      return new Address(0, h);
+    });
+    const deepKeys = [new Address(0, base), ...deep].map((a) => ({ a, k: addressKey(a) })).sort((x, y) => Buffer.compare(x.k, y.k));
+    const deepTree = buildAirdropTree(deepKeys.map((e) => e.k), deepKeys.map(() => ({ amount: 5n, startFrom: 1, expireAt: 2 })));
+    const cases = [...entries.slice(0, 10).map((e) => ({ t: tree, a: e.address })), { t: deepTree, a: deepKeys[0]!.a }, { t: deepTree, a: deepKeys[100]!.a }];
+    for (const { t, a } of cases) {
+      const boc = claimPayloadBoc(t, pathTo(t, addressKey(a))!);
+      const parsed = Cell.fromBoc(boc)[0]!;
+      expect(parsed.hash().equals(claimPayload(merkleProof(t, a)!).hash())).toBe(true);
+    }
   });
 });

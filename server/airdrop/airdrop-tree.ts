@@ -280,7 +280,7 @@ const readLabel = (t: AirdropTree, i: number, n: number, key: Buffer, keyPos: nu
 };
 
 /** The path of nodes from the root to the key's leaf, or null when the key is not in the dictionary. */
-const pathTo = (t: AirdropTree, key: Buffer): { path: number[]; valueAt: number } | null => {
+export const pathTo = (t: AirdropTree, key: Buffer): { path: number[]; valueAt: number } | null => {
   const path: number[] = [];
   let i = t.root;
   let pos = 0;
@@ -296,9 +296,9 @@ const pathTo = (t: AirdropTree, key: Buffer): { path: number[]; valueAt: number 
   }
 };
 
-type Path = NonNullable<ReturnType<typeof pathTo>>;
+export type Path = NonNullable<ReturnType<typeof pathTo>>;
 
-const itemAt = (t: AirdropTree, found: Path): AirdropItem => {
+export const itemAt = (t: AirdropTree, found: Path): AirdropItem => {
   const leaf = found.path[found.path.length - 1]!;
   const end = t.dataStart[leaf]! * 8 + t.dataBits[leaf]!;
   const slice = beginCell().storeBits(new BitString(t.data, found.valueAt, end - found.valueAt)).endCell().beginParse();
@@ -344,11 +344,6 @@ export const merkleProof = (t: AirdropTree, address: Address): Cell | null => {
   return found === null ? null : proofAlong(t, found);
 };
 
-/** The item and its proof in one walk (the claim API's answer), or null outside the dictionary. */
-export const claimOf = (t: AirdropTree, address: Address): { item: AirdropItem; proof: Cell } | null => {
-  const found = pathTo(t, addressKey(address));
-  return found === null ? null : { item: itemAt(t, found), proof: proofAlong(t, found) };
-};
-
 /** TEP-177 `merkle_airdrop_claim#0df602d6 proof:^Cell = CustomPayload`. */
-export const claimPayload = (proof: Cell): Cell => beginCell().storeUint(0x0df602d6, 32).storeRef(proof).endCell();
+export const claimOp = 0x0df602d6;
+export const claimPayload = (proof: Cell): Cell => beginCell().storeUint(claimOp, 32).storeRef(proof).endCell();

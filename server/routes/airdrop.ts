@@ -7,7 +7,8 @@
  */
 import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { claimOf, claimPayload, type AirdropTree } from '../airdrop/airdrop-tree.ts';
+import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
+import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
 import { badRequest, conflict, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
@@ -175,12 +176,12 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         void reply.header('retry-after', '10');
         throw err;
       }
-      const found = claimOf(tree, owner);
+      const found = pathTo(tree, addressKey(owner));
       if (found === null) throw notFound(`${owner.toRawString()} is not in the airdrop`, 'address');
-      const { item, proof } = found;
+      const item = itemAt(tree, found);
       const answer: Record<string, unknown> = {
         owner: owner.toRawString(),
-        custom_payload: claimPayload(proof).toBoc().toString('base64'),
+        custom_payload: claimPayloadBoc(tree, found).toString('base64'),
         compressed_info: { amount: item.amount.toString(), start_from: String(item.startFrom), expired_at: String(item.expireAt) },
       };
       if (jetton !== null) {
