@@ -1,4 +1,4 @@
-import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus } from '../../../engine/api-types.ts';
+import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
 import { apiPrefix } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { money, toWire } from '../../../engine/money.ts';
@@ -23,6 +23,8 @@ export interface FakeApiState {
   calls: { method: string; path: string; query: Record<string, string>; body: unknown; auth: string | null }[];
   checkTaskBoostCount: number;
   adsToken: string;
+  /** GET /wallet (the TON wallet card); POST /wallet/unlink clears the address. */
+  wallet: WalletInfo;
 }
 
 export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
@@ -139,6 +141,7 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
     calls: [],
     checkTaskBoostCount: 5,
     adsToken: 'ads-token-1',
+    wallet: { address: null, friendlyAddress: null, allocation: null },
     ...over,
   };
 };
@@ -218,6 +221,11 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json({ twUsername: s.twUsername, twAge: s.twAge, twAvatar: null, pendingClaimReward: '0' });
     case 'POST /referral':
       return json({ ok: true });
+    case 'GET /wallet':
+      return json(state.wallet);
+    case 'POST /wallet/unlink':
+      state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
+      return json(state.wallet);
     case 'POST /set-predict-wallet-coming':
       s.preWlComing = Number(query.days);
       return json({ ok: true });
