@@ -86,9 +86,14 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
       [p.round, p.startFrom, p.expireAt, nowMs],
     );
     if (created.rowCount === 0) return (await roundSummary(tx, p.round))!;
-    await tx.query(`INSERT INTO airdrop_allocations (round, address, user_id, amount) SELECT $1, e.address, e.user_id, e.amount FROM (${eligibleAllocationsSql}) e`, [p.round]);
+    // One statement writes the allocations and counts them (no second scan of a million rows).
     await tx.query(
-      `UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM airdrop_allocations WHERE round = $1) WHERE round = $1`,
+      `WITH frozen AS (
+         INSERT INTO airdrop_allocations (round, address, user_id, amount)
+         SELECT $1, e.address, e.user_id, e.amount FROM (${eligibleAllocationsSql}) e
+         RETURNING amount
+       )
+       UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`,
       [p.round],
     );
     const s = (await roundSummary(tx, p.round))!;
@@ -100,14 +105,20 @@ const chunkBytes = 8 << 20;
 
 /** Builds the dictionary of a frozen round from its allocations (sorted by key), stores it and marks the round built. */
 const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseLog): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
-  const rows = await db.query<{ address: string; amount: string }>('SELECT address, amount FROM airdrop_allocations WHERE round = $1', [s.round]);
+  // Linked wallets are basechain raw addresses (`0:` + lowercase hex), so byte order of the text
+  // is the dictionary's key order; the check below sorts in JS should that ever not hold.
+  const rows = await db.query<{ address: string; amount: string }>('SELECT address, amount FROM airdrop_allocations WHERE round = $1 ORDER BY address COLLATE "C"', [
+    s.round,
+  ]);
   phase('read allocations');
-  const entries = rows.rows.map((r) => ({ key: rawAddressKey(r.address), amount: r.amount }));
+  let sorted = rows.rows.map((r) => ({ key: rawAddressKey(r.address), amount: r.amount }));
   rows.rows.length = 0;
-  // Buffer order is the dictionary's key order; a latin1 string sorts the same way, natively.
-  const order = entries.map((e, i) => `${e.key.toString('latin1')}${i}`).sort();
-  const sorted = order.map((k) => entries[Number(k.slice(34))]!);
-  phase('keys and sort');
+  if (!sorted.every((e, i) => i === 0 || Buffer.compare(sorted[i - 1]!.key, e.key) < 0)) {
+    // Buffer order is the key order; a latin1 string sorts the same way, natively.
+    const order = sorted.map((e, i) => `${e.key.toString('latin1')}${i}`).sort();
+    sorted = order.map((k) => sorted[Number(k.slice(34))]!);
+  }
+  phase('keys and order');
   const tree = buildAirdropTree(
     sorted.map((e) => e.key),
     sorted.map((e) => ({ amount: BigInt(e.amount), startFrom: s.startFrom, expireAt: s.expireAt })),

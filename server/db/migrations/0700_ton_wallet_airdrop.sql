@@ -37,10 +37,12 @@ CREATE TABLE airdrop_rounds (
 
 -- The frozen allocations of a round: written once, in the statement that creates the round.
 -- Addresses are unique within a round because ton_wallets.address is; the only index is the
--- player's lookup (a second index over a million random addresses doubled the freeze time).
+-- player's lookup (a second index over a million random addresses doubled the freeze time), and
+-- there is no foreign key (a per-row check on a million-row insert): only the freeze writes here,
+-- with its round row, in one transaction.
 CREATE TABLE airdrop_allocations (
   user_id  BIGINT NOT NULL,
-  round    INTEGER NOT NULL REFERENCES airdrop_rounds (round),
+  round    INTEGER NOT NULL,
   address  TEXT NOT NULL,
   amount   NUMERIC NOT NULL CHECK (amount > 0),      -- jetton units (9 decimals)
   PRIMARY KEY (user_id, round)
