@@ -218,3 +218,22 @@ export const demoPaths = {
   adsgramWatched: '/dev/demo/adsgram/watched',
   telegramPage: '/dev/demo/t.me/',
 } as const;
+
+/** The player's TON wallet and airdrop allocation (GET /wallet; docs/airdrop.md). */
+export interface WalletInfo {
+  /** The linked wallet, raw form `0:<hex>`, or null. */
+  address: string | null;
+  /** The same address, user-friendly (non-bounceable), for display. */
+  friendlyAddress: string | null;
+  /** The player's allocation in the newest snapshot, or null before it (or without one). */
+  allocation: { round: number; amount: DecimalString; startFrom: number; expireAt: number } | null;
+}
+
+/** What the mini-app posts after TON Connect (POST /wallet/link): the SDK's account and ton_proof. */
+export interface WalletLinkPayload {
+  address: string;
+  network?: string;
+  publicKey?: string;
+  walletStateInit: string;
+  proof: { timestamp: number; domain: { lengthBytes: number; value: string }; signature: string; payload: string };
+}

@@ -10,12 +10,14 @@ import { seedTasks } from './domain/tasks.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installValidation } from './http/validation.ts';
 import type { RouteContext } from './route-context.ts';
+import { airdropRoutes } from './routes/airdrop.ts';
 import { gameRoutes } from './routes/game.ts';
 import { outsideRoutes } from './routes/outside.ts';
 import { publicRoutes } from './routes/public.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
+import { walletRoutes } from './routes/wallet.ts';
 import type { OutsideServices } from './services.ts';
 
 export interface AppDeps {
@@ -77,6 +79,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await api.register(taskRoutes, ctx);
       await api.register(publicRoutes, ctx);
       await api.register(outsideRoutes, ctx);
+      await api.register(walletRoutes, ctx);
+      await api.register(airdropRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: apiPrefix },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
+import { airdropConfigShape } from './airdrop/airdrop-config.ts';
 import { outsideConfigShape } from './services/outside-config.ts';
 
 
@@ -62,6 +63,8 @@ export const configSchema = z
     WORKERS: z.coerce.number().int().min(1).max(64).default(1),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
     ...outsideConfigShape,
+    // TON wallet link and the airdrop: server/airdrop/airdrop-config.ts.
+    ...airdropConfigShape,
   })
   // `when` makes this run even when other keys failed, so the list of problems is complete.
   .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), {

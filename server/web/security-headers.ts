@@ -5,6 +5,22 @@
  * may not be framed at all. API answers get a deny-all policy (they are JSON, never documents).
  */
 
+/**
+ * TON Connect (the Wallet screen's link, docs/airdrop.md): the wallets list, and the wallets'
+ * HTTP bridges the SDK holds an EventSource to while a wallet answers.
+ */
+const tonConnectOrigins = [
+  'https://config.ton.org',
+  'https://raw.githubusercontent.com',
+  'https://bridge.tonapi.io',
+  'https://walletbot.me',
+  'https://connect.tonhubapi.com',
+  'https://tonconnectbridge.mytonwallet.org',
+  'https://ton-connect-bridge.bgwapi.io',
+  'https://www.okx.com',
+  'https://bridge.dewallet.pro',
+];
+
 /** Origins the mini-app talks to, besides its own. */
 export const miniAppOrigins = {
   // Telegram's web clients (web.telegram.org/k, /a) frame the mini-app.
@@ -12,7 +28,7 @@ export const miniAppOrigins = {
   // Adsgram's SDK script (sad.adsgram.ai) and Cloudflare Turnstile's widget script.
   scripts: ['https://telegram.org', 'https://sad.adsgram.ai', 'https://challenges.cloudflare.com'],
   // Adsgram reports impressions and fetches creatives; Turnstile's widget calls home.
-  connect: ['https://*.adsgram.ai', 'https://challenges.cloudflare.com'],
+  connect: ['https://*.adsgram.ai', 'https://challenges.cloudflare.com', ...tonConnectOrigins],
   // Turnstile renders in an iframe; Adsgram plays ads in one.
   frames: ['https://challenges.cloudflare.com', 'https://*.adsgram.ai'],
   media: ['https://*.adsgram.ai'],

@@ -8,6 +8,8 @@ import type {
   Task,
   TaskType,
   UserStatus,
+  WalletInfo,
+  WalletLinkPayload,
 } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { required, type ApiClient } from './client.ts';
@@ -74,3 +76,10 @@ export const claimAdsReward = (api: ApiClient, body: AdsRewardPayload) =>
 
 export const setPredictWallet = (api: ApiClient, days: number | string) =>
   api.request<unknown>('/set-predict-wallet-coming', { method: 'POST', query: { days: required(days, 'days', 'setPredictWalletComing') } });
+
+/** The TON wallet and the airdrop allocation (docs/airdrop.md). */
+export const getWallet = (api: ApiClient) => api.request<WalletInfo>('/wallet');
+export const getTonProofPayload = (api: ApiClient) => api.request<{ payload: string }>('/wallet/ton-proof-payload', { method: 'POST' });
+export const linkTonWallet = (api: ApiClient, body: WalletLinkPayload) =>
+  api.request<WalletInfo>('/wallet/link', { method: 'POST', body: required(body, 'body', 'linkWallet') });
+export const unlinkTonWallet = (api: ApiClient) => api.request<WalletInfo>('/wallet/unlink', { method: 'POST' });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { economy } from '../../../engine/economy.ts';
 import { setPredictWallet } from '../api/calls.ts';
@@ -7,6 +7,9 @@ import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { WalletMock } from './wallet-mock.tsx';
 import './wallet.css';
+
+// TON Connect is its own chunk, fetched when this screen renders (docs/airdrop.md).
+const TonWalletLink = lazy(() => import('./ton-wallet-link.tsx'));
 
 /**
  * §2: the mock view is reachable only through an internal flag that the product never sets. The
@@ -79,6 +82,9 @@ export const WalletScreen = () => {
           {state === 'submitted' ? 'submitted' : 'submit'}
         </button>
       )}
+      <Suspense fallback={null}>
+        <TonWalletLink />
+      </Suspense>
     </div>
   );
 };

@@ -1,4 +1,4 @@
-import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus } from '../../../engine/api-types.ts';
+import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
 import seed from '../../../server/seed/tasks.json';
 import { verifyOutside } from '../../../server/domain/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
@@ -38,6 +38,8 @@ export interface FakeApiState {
   captchas: Map<string, { sitekey: string; action: string; spent: boolean }>;
   /** Exchange ids registered through our link. */
   exchangeIds: Set<string>;
+  /** GET /wallet (the TON wallet card); POST /wallet/unlink clears the address. */
+  wallet: WalletInfo;
 }
 
 export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
@@ -132,6 +134,7 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
     turnstileSiteKey: '0x4AAAAAAAfake-site-key',
     captchas: new Map(),
     exchangeIds: new Set(['12345']),
+    wallet: { address: null, friendlyAddress: null, allocation: null },
     ...over,
   };
 };
@@ -255,6 +258,11 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json({ twUsername: s.twUsername, twAge: s.twAge, twAvatar: null, pendingClaimReward: '0' });
     case 'POST /referral':
       return json({ ok: true });
+    case 'GET /wallet':
+      return json(state.wallet);
+    case 'POST /wallet/unlink':
+      state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
+      return json(state.wallet);
     case 'POST /set-predict-wallet-coming':
       s.preWlComing = Number(query.days);
       return json({ ok: true });

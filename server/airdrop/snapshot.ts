@@ -1,0 +1,188 @@
+/**
+ * The Great Snapshot (docs/airdrop.md): an operator freezes a round's allocations, builds the
+ * TEP-177 dictionary, stores it (BoC in chunks) with its Merkle root. A round is immutable once
+ * built: asking again returns what was built and changes nothing.
+ */
+import type { Db, Queryable } from '../db/db.ts';
+import { transaction } from '../db/retry.ts';
+import { conflict } from '../http/errors.ts';
+import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
+import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
+
+/** Jetton units per MONEY: the jetton has 9 decimals. */
+export const jettonDecimals = 9;
+
+/**
+ * Eligibility, in this one place (docs/airdrop.md "Eligibility"): a linked, verified TON wallet,
+ * a MONEY balance above 0, not frozen. Allocation = the MONEY balance at the snapshot, in jetton
+ * units (× 10^9; balances have at most 9 decimals, so nothing is rounded away).
+ */
+const eligibleAllocationsSql = `
+  SELECT w.address, u.id AS user_id, trunc(u.total_money * 1000000000) AS amount
+  FROM users u
+  JOIN ton_wallets w ON w.user_id = u.id
+  WHERE u.total_money > 0
+  -- >>> NOT FROZEN: frozen players are left out. Add the clause here once users.frozen_at exists:
+  --     AND u.frozen_at IS NULL
+  -- <<<
+`;
+
+export interface RoundParams {
+  round: number;
+  /** Unix seconds (TEP-177 start_from / expired_at). */
+  startFrom: number;
+  expireAt: number;
+}
+
+export interface RoundSummary extends RoundParams {
+  status: 'building' | 'built';
+  wallets: number;
+  /** Jetton units, decimal string. */
+  totalAmount: string;
+  /** Hex of the dictionary cell's hash: the jetton master's merkle_root. */
+  merkleRoot: string | null;
+  bocBytes: number | null;
+}
+
+interface RoundRow {
+  round: number;
+  status: 'building' | 'built';
+  start_from: number;
+  expire_at: number;
+  wallets: number;
+  total_amount: string;
+  merkle_root: string | null;
+  boc_bytes: number | null;
+}
+
+const summaryOf = (r: RoundRow): RoundSummary => ({
+  round: r.round,
+  status: r.status,
+  startFrom: r.start_from,
+  expireAt: r.expire_at,
+  wallets: r.wallets,
+  totalAmount: r.total_amount,
+  merkleRoot: r.merkle_root,
+  bocBytes: r.boc_bytes,
+});
+
+export const roundSummary = async (q: Queryable, round: number): Promise<RoundSummary | null> => {
+  const r = await q.query<RoundRow>('SELECT * FROM airdrop_rounds WHERE round = $1', [round]);
+  return r.rows[0] === undefined ? null : summaryOf(r.rows[0]);
+};
+
+/** The newest built round (the one the claim API serves), or null. */
+export const latestBuiltRound = async (q: Queryable): Promise<RoundSummary | null> => {
+  const r = await q.query<RoundRow>("SELECT * FROM airdrop_rounds WHERE status = 'built' ORDER BY round DESC LIMIT 1");
+  return r.rows[0] === undefined ? null : summaryOf(r.rows[0]);
+};
+
+/** Freezes the allocations: the round row and every eligible player's amount, in one transaction. */
+const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSummary> =>
+  transaction(db, async (tx) => {
+    const created = await tx.query(
+      `INSERT INTO airdrop_rounds (round, status, start_from, expire_at, wallets, total_amount, created_at_ms)
+       VALUES ($1, 'building', $2, $3, 0, 0, $4) ON CONFLICT (round) DO NOTHING`,
+      [p.round, p.startFrom, p.expireAt, nowMs],
+    );
+    if (created.rowCount === 0) return (await roundSummary(tx, p.round))!;
+    // One statement writes the allocations and counts them (no second scan of a million rows).
+    await tx.query(
+      `WITH frozen AS (
+         INSERT INTO airdrop_allocations (round, address, user_id, amount)
+         SELECT $1, e.address, e.user_id, e.amount FROM (${eligibleAllocationsSql}) e
+         RETURNING amount
+       )
+       UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`,
+      [p.round],
+    );
+    const s = (await roundSummary(tx, p.round))!;
+    if (s.wallets === 0) throw conflict('no eligible player: nobody with a linked wallet and MONEY above 0', 'round');
+    return s;
+  });
+
+const chunkBytes = 8 << 20;
+
+/** Builds the dictionary of a frozen round from its allocations (sorted by key), stores it and marks the round built. */
+const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseLog): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
+  // Linked wallets are basechain raw addresses (`0:` + lowercase hex), so byte order of the text
+  // is the dictionary's key order; the check below sorts in JS should that ever not hold.
+  const rows = await db.query<{ address: string; amount: string }>('SELECT address, amount FROM airdrop_allocations WHERE round = $1 ORDER BY address COLLATE "C"', [
+    s.round,
+  ]);
+  phase('read allocations');
+  let sorted = rows.rows.map((r) => ({ key: rawAddressKey(r.address), amount: r.amount }));
+  rows.rows.length = 0;
+  if (!sorted.every((e, i) => i === 0 || Buffer.compare(sorted[i - 1]!.key, e.key) < 0)) {
+    // Buffer order is the key order; a latin1 string sorts the same way, natively.
+    const order = sorted.map((e, i) => `${e.key.toString('latin1')}${i}`).sort();
+    sorted = order.map((k) => sorted[Number(k.slice(34))]!);
+  }
+  phase('keys and order');
+  const tree = buildAirdropTree(
+    sorted.map((e) => e.key),
+    sorted.map((e) => ({ amount: BigInt(e.amount), startFrom: s.startFrom, expireAt: s.expireAt })),
+  );
+  phase('build dictionary');
+  const boc = treeToBoc(tree);
+  const root = rootHash(tree).toString('hex');
+  phase('write BoC');
+  await transaction(db, async (tx) => {
+    for (let seq = 0; seq * chunkBytes < boc.length; seq++) {
+      // Base64 text, decoded by the database: PGlite serializes a bytea parameter about 10× slower.
+      await tx.query("INSERT INTO airdrop_dict_chunks (round, seq, bytes) VALUES ($1, $2, decode($3, 'base64')) ON CONFLICT DO NOTHING", [
+        s.round,
+        seq,
+        boc.subarray(seq * chunkBytes, (seq + 1) * chunkBytes).toString('base64'),
+      ]);
+    }
+    await tx.query(
+      "UPDATE airdrop_rounds SET status = 'built', merkle_root = $2, boc_bytes = $3, built_at_ms = $4 WHERE round = $1 AND status = 'building'",
+      [s.round, root, boc.length, nowMs],
+    );
+  });
+  phase('store BoC');
+  return { summary: (await roundSummary(db, s.round))!, tree };
+};
+
+/** Called after each step of a build with the step's name (the bench prints durations). */
+export type PhaseLog = (name: string) => void;
+
+/**
+ * Takes the snapshot of a round, or returns the one already taken. A round asked for with other
+ * dates than it was built with is a 409 naming the field. A round left 'building' by a stopped
+ * process is finished from its frozen allocations.
+ */
+export const takeSnapshot = async (
+  db: Db,
+  p: RoundParams,
+  nowMs: number,
+  phase: PhaseLog = () => {},
+): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+  const before = await roundSummary(db, p.round);
+  const s = before ?? (await freeze(db, p, nowMs));
+  phase('freeze allocations');
+  if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
+  if (s.expireAt !== p.expireAt) throw conflict(`round ${p.round} was built with expireAt ${s.expireAt}`, 'expireAt');
+  if (s.status === 'built') return { summary: s, created: false };
+  const built = await buildFrozen(db, s, nowMs, phase);
+  return { ...built, created: before === null };
+};
+
+/** Reads a built round's dictionary back from its stored BoC. */
+export const loadRoundTree = async (db: Db, round: number): Promise<AirdropTree> => {
+  const r = await db.query<{ b64: string }>("SELECT encode(bytes, 'base64') AS b64 FROM airdrop_dict_chunks WHERE round = $1 ORDER BY seq", [round]);
+  return treeFromBoc(Buffer.concat(r.rows.map((row) => Buffer.from(row.b64, 'base64'))));
+};
+
+/** The player's allocation in the newest built round that has one, in MONEY. */
+export const allocationOf = async (db: Db, userId: number): Promise<{ round: number; amount: string; startFrom: number; expireAt: number } | null> => {
+  const r = await db.query<{ round: number; amount: string; start_from: number; expire_at: number }>(
+    `SELECT a.round, trim_scale(a.amount / 1000000000)::text AS amount, r.start_from, r.expire_at
+     FROM airdrop_allocations a JOIN airdrop_rounds r ON r.round = a.round
+     WHERE a.user_id = $1 AND r.status = 'built' ORDER BY a.round DESC LIMIT 1`,
+    [userId],
+  );
+  const row = r.rows[0];
+  return row === undefined ? null : { round: row.round, amount: row.amount, startFrom: row.start_from, expireAt: row.expire_at };
+};

@@ -1,0 +1,203 @@
+/**
+ * The airdrop's HTTP side (docs/airdrop.md):
+ * - operator (x-api-key = AIRDROP_API_KEY): POST /public/airdrop/snapshot takes a round's snapshot
+ *   (again: the same answer, nothing changed), GET /public/airdrop/rounds/:round reads it;
+ * - the TEP-176 custom-payload API wallets fetch (no auth), rooted at `${apiPrefix}/jetton`:
+ *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
+ */
+import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
+import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
+import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
+import { badRequest, conflict, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
+import { int, obj } from '../http/validation.ts';
+import type { RouteContext } from '../route-context.ts';
+import { secretMatches } from '../services/secret-compare.ts';
+import { errorResponses } from './schemas.ts';
+
+const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
+const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
+
+const roundSchema = {
+  type: 'object',
+  properties: {
+    round: { type: 'integer' },
+    status: { type: 'string' },
+    startFrom: { type: 'integer' },
+    expireAt: { type: 'integer' },
+    wallets: { type: 'integer' },
+    totalAmount: { type: 'string' },
+    merkleRoot: { type: ['string', 'null'] },
+    merkleRootInt: { type: ['string', 'null'] },
+    bocBytes: { type: ['integer', 'null'] },
+    created: { type: 'boolean' },
+  },
+} as const;
+
+const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
+
+/** The jetton master and wallet code, when configured: the claim API then adds the jetton wallet and its state init. */
+const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell; salt: number } | null => {
+  if (!c.JETTON_MASTER_ADDRESS || !c.JETTON_WALLET_CODE) return null;
+  try {
+    return { master: Address.parse(c.JETTON_MASTER_ADDRESS), code: Cell.fromBase64(c.JETTON_WALLET_CODE), salt: c.JETTON_WALLET_SALT };
+  } catch (cause) {
+    throw new Error('JETTON_MASTER_ADDRESS must be a TON address and JETTON_WALLET_CODE a base64 BoC', { cause });
+  }
+};
+
+export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const jetton = jettonOf(ctx.config);
+  // One parsed dictionary per round, loaded once per process (single flight) and kept.
+  const trees = new Map<number, Promise<AirdropTree>>();
+  const ready = new Map<number, AirdropTree>();
+  const treeOf = (round: number): AirdropTree => {
+    const t = ready.get(round);
+    if (t !== undefined) return t;
+    if (!trees.has(round)) {
+      const loading = loadRoundTree(ctx.db, round);
+      trees.set(round, loading);
+      loading.then((tree) => ready.set(round, tree)).catch((err: unknown) => {
+        trees.delete(round);
+        app.log.error({ err, round }, 'airdrop dictionary failed to load');
+      });
+    }
+    throw new ApiError(503, 'Service Unavailable', 'the airdrop dictionary is loading; retry shortly');
+  };
+
+  // The served round is read at most once a second per process (a new round shows within 1 s).
+  let latest: { at: number; round: Promise<RoundSummary | null> } | null = null;
+  const servedRound = (): Promise<RoundSummary | null> => {
+    const now = Date.now();
+    if (latest === null || now - latest.at > 1_000) {
+      const round = latestBuiltRound(ctx.db);
+      latest = { at: now, round };
+      round.catch(() => {
+        latest = null;
+      });
+    }
+    return latest.round;
+  };
+
+  const building = new Map<number, ReturnType<typeof takeSnapshot>>();
+
+  const checkKey = (request: FastifyRequest) => {
+    if (!ctx.config.AIRDROP_API_KEY) throw unavailable('The airdrop operator API is not configured (AIRDROP_API_KEY is empty)');
+    if (!secretMatches(request.headers['x-api-key'], ctx.config.AIRDROP_API_KEY)) throw unauthorized('Wrong x-api-key');
+  };
+
+  app.post<{ Body: { round: number; startFrom: number; expireAt: number } }>(
+    '/public/airdrop/snapshot',
+    {
+      schema: {
+        summary: 'Takes the snapshot of a round: freezes eligible allocations, builds and stores the TEP-177 dictionary, answers its Merkle root',
+        tags: ['airdrop', 'operator'],
+        headers: apiKeyHeader,
+        body: obj(
+          { round: int(1, 1_000_000, 'round number'), startFrom: unixS('claims open (unix s)'), expireAt: unixS('claims close (unix s)') },
+          ['round', 'startFrom', 'expireAt'],
+        ),
+        response: { 200: roundSchema, 201: roundSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      checkKey(request);
+      const p = request.body;
+      if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
+      // One build per round at a time in this process; a second caller waits for the first.
+      let job = building.get(p.round);
+      const waited = job !== undefined;
+      if (job === undefined) {
+        job = takeSnapshot(ctx.db, p, ctx.clock.now()).finally(() => building.delete(p.round));
+        building.set(p.round, job);
+      }
+      const { summary, created: built, tree } = await job;
+      const created = built && !waited;
+      if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw conflict(`round ${p.round} is built with other dates`, 'startFrom');
+      if (tree !== undefined) ready.set(summary.round, tree);
+      latest = null;
+      // The root goes into the jetton master's data (merkle_root:uint256).
+      app.log.info({ round: summary.round, merkleRoot: summary.merkleRoot, wallets: summary.wallets }, 'airdrop snapshot');
+      return reply.status(created ? 201 : 200).send({ ...withRootInt(summary), created });
+    },
+  );
+
+  app.get<{ Params: { round: number } }>(
+    '/public/airdrop/rounds/:round',
+    {
+      schema: {
+        summary: 'A round: status, wallets, total, Merkle root',
+        tags: ['airdrop', 'operator'],
+        headers: apiKeyHeader,
+        params: obj({ round: int(1, 1_000_000) }, ['round']),
+        response: { 200: roundSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      checkKey(request);
+      const s = await roundSummary(ctx.db, request.params.round);
+      if (s === null) throw notFound(`Round ${request.params.round} not found`, 'round');
+      return withRootInt(s);
+    },
+  );
+
+  app.get(
+    '/jetton/state',
+    { schema: { summary: 'TEP-176 /state: wallets in the served round and the jetton master', tags: ['airdrop', 'public'] } },
+    async () => {
+      const round = await latestBuiltRound(ctx.db);
+      return { total_wallets: round?.wallets ?? 0, master_address: jetton?.master.toRawString() ?? null, round: round?.round ?? null, merkle_root: round?.merkleRoot ?? null };
+    },
+  );
+
+  app.get<{ Params: { address: string } }>(
+    '/jetton/wallet/:address',
+    {
+      schema: {
+        summary: 'TEP-176 /wallet/:address: the claim custom payload (Merkle proof), compressed info and, when configured, the jetton wallet and state init',
+        tags: ['airdrop', 'public'],
+        params: obj({ address: { type: 'string', minLength: 1, maxLength: 100 } }, ['address']),
+      },
+    },
+    async (request, reply) => {
+      let owner: Address;
+      try {
+        owner = Address.parse(request.params.address);
+      } catch {
+        throw badRequest('address must be a TON address (raw 0:<hex> or user-friendly)', 'address');
+      }
+      const round = await servedRound();
+      if (round === null) throw notFound('No airdrop snapshot yet', 'address');
+      let tree: AirdropTree;
+      try {
+        tree = treeOf(round.round);
+      } catch (err) {
+        void reply.header('retry-after', '10');
+        throw err;
+      }
+      const found = pathTo(tree, addressKey(owner));
+      if (found === null) throw notFound(`${owner.toRawString()} is not in the airdrop`, 'address');
+      const item = itemAt(tree, found);
+      const answer: Record<string, unknown> = {
+        owner: owner.toRawString(),
+        custom_payload: claimPayloadBoc(tree, found).toString('base64'),
+        compressed_info: { amount: item.amount.toString(), start_from: String(item.startFrom), expired_at: String(item.expireAt) },
+      };
+      if (jetton !== null) {
+        const data = beginCell()
+          .storeUint(0, 4)
+          .storeCoins(0)
+          .storeAddress(owner)
+          .storeAddress(jetton.master)
+          .storeUint(BigInt(`0x${round.merkleRoot!}`), 256)
+          .storeUint(jetton.salt, 10)
+          .endCell();
+        const init = { code: jetton.code, data };
+        answer.jetton_wallet = contractAddress(0, init).toRawString();
+        answer.state_init = beginCell().store(storeStateInit(init)).endCell().toBoc().toString('base64');
+      }
+      return answer;
+    },
+  );
+};

@@ -1,0 +1,129 @@
+/**
+ * The player's TON wallet (docs/airdrop.md): the TON Connect manifest, a single-use ton_proof
+ * payload, link (proof verified offline), unlink, and the wallet with its airdrop allocation.
+ */
+import { Address } from '@ton/core';
+import type { FastifyPluginAsync } from 'fastify';
+import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
+import { playerOf } from '../auth/authenticate.ts';
+import { allocationOf } from '../airdrop/snapshot.ts';
+import { verifyTonProof } from '../airdrop/ton-proof.ts';
+import { linkedWallet, linkWallet, issueTonProofPayload, unlinkWallet } from '../airdrop/wallet-links.ts';
+import { badRequest } from '../http/errors.ts';
+import { obj } from '../http/validation.ts';
+import type { RouteContext } from '../route-context.ts';
+import { publicUrl } from '../services/outside-config.ts';
+import { errorResponses } from './schemas.ts';
+
+const security = [{ telegramInitData: [] }];
+const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+
+const walletInfoSchema = {
+  type: 'object',
+  properties: {
+    address: { type: ['string', 'null'] },
+    friendlyAddress: { type: ['string', 'null'] },
+    allocation: {
+      type: ['object', 'null'],
+      properties: { round: { type: 'integer' }, amount: { type: 'string' }, startFrom: { type: 'integer' }, expireAt: { type: 'integer' } },
+    },
+  },
+} as const;
+
+const linkBody = obj(
+  {
+    address: str(100),
+    network: str(20),
+    publicKey: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+    walletStateInit: str(8_192),
+    proof: obj(
+      {
+        timestamp: { type: 'integer', minimum: 0, maximum: 2 ** 40 },
+        domain: obj({ lengthBytes: { type: 'integer', minimum: 0, maximum: 253 }, value: { type: 'string', maxLength: 253 } }, ['lengthBytes', 'value']),
+        signature: str(200),
+        payload: str(128),
+      },
+      ['timestamp', 'domain', 'signature', 'payload'],
+    ),
+  },
+  ['address', 'walletStateInit', 'proof'],
+);
+
+/** The domain a ton_proof must carry: TON_PROOF_DOMAIN, else PUBLIC_URL's host (the manifest's url). */
+export const tonProofDomain = (c: RouteContext['config']): string => c.TON_PROOF_DOMAIN || new URL(publicUrl(c)).host;
+
+export const walletRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const auth = { onRequest: ctx.authenticate };
+  const domain = tonProofDomain(ctx.config);
+
+  const walletInfo = async (userId: number): Promise<WalletInfo> => {
+    const [wallet, allocation] = await Promise.all([linkedWallet(ctx.db, userId), allocationOf(ctx.db, userId)]);
+    return {
+      address: wallet?.address ?? null,
+      friendlyAddress: wallet === null ? null : Address.parseRaw(wallet.address).toString({ bounceable: false }),
+      allocation,
+    };
+  };
+
+  app.get(
+    '/public/tonconnect-manifest.json',
+    { schema: { summary: 'The TON Connect manifest: the app url (its host is the ton_proof domain), name and icon', tags: ['wallet', 'public'] } },
+    async (_request, reply) => {
+      const base = publicUrl(ctx.config);
+      void reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
+      return { url: base, name: 'MONEY', iconUrl: `${base}/og-image.png` };
+    },
+  );
+
+  app.get(
+    '/wallet',
+    { ...auth, schema: { summary: 'The linked TON wallet and the airdrop allocation', tags: ['wallet'], security, response: { 200: walletInfoSchema, ...errorResponses } } },
+    async (request) => walletInfo(playerOf(request).id),
+  );
+
+  app.post(
+    '/wallet/ton-proof-payload',
+    {
+      ...auth,
+      schema: {
+        summary: `A single-use ton_proof payload to sign (valid TON_PROOF_TTL_S, ${ctx.config.TON_PROOF_TTL_S} s)`,
+        tags: ['wallet'],
+        security,
+        response: { 200: { type: 'object', properties: { payload: { type: 'string' }, expiresAtMs: { type: 'integer' } } }, ...errorResponses },
+      },
+    },
+    async (request) => issueTonProofPayload(ctx.db, playerOf(request).id, ctx.clock.now(), ctx.config.TON_PROOF_TTL_S),
+  );
+
+  app.post<{ Body: WalletLinkPayload }>(
+    '/wallet/link',
+    {
+      ...auth,
+      schema: {
+        summary: 'Links the TON wallet whose ton_proof verifies (one wallet per player, one player per wallet)',
+        tags: ['wallet'],
+        security,
+        body: linkBody,
+        response: { 200: walletInfoSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const now = ctx.clock.now();
+      const check = verifyTonProof(request.body, { domain, nowMs: now, ttlS: ctx.config.TON_PROOF_TTL_S });
+      if (!check.ok) throw badRequest(check.message, check.field);
+      const userId = playerOf(request).id;
+      await linkWallet(ctx.db, userId, check.wallet, now);
+      return walletInfo(userId);
+    },
+  );
+
+  app.post(
+    '/wallet/unlink',
+    { ...auth, schema: { summary: 'Unlinks the TON wallet (a snapshot already taken keeps its allocation)', tags: ['wallet'], security, response: { 200: walletInfoSchema, ...errorResponses } } },
+    async (request) => {
+      const userId = playerOf(request).id;
+      await unlinkWallet(ctx.db, userId);
+      return walletInfo(userId);
+    },
+  );
+};

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { TonConnectUIProvider, useTonConnectUI, type Wallet } from '@tonconnect/ui-react';
+import type { WalletInfo } from '../../../engine/api-types.ts';
+import { config } from '../../config.ts';
+import { getTonProofPayload, getWallet, linkTonWallet, unlinkTonWallet } from '../api/calls.ts';
+import { ResponseError } from '../api/client.ts';
+import { useApi } from '../api/queries.ts';
+import { notify } from '../messages.ts';
+import './ton-wallet.css';
+
+/**
+ * The TON wallet link under the Wallet teaser (docs/airdrop.md). This module and TON Connect are
+ * their own lazy chunk: loaded only when the player opens Wallet, never in the initial JS.
+ */
+const walletKey = ['wallet'] as const;
+const manifestUrl = () => new URL(`${config.apiBase}/public/tonconnect-manifest.json`, window.location.href).href;
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
+const failure = (error: unknown) => (error instanceof ResponseError && error.serverMessage) || 'Linking the wallet failed, please try again';
+
+const LinkCard = () => {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [tonConnectUI] = useTonConnectUI();
+  const [busy, setBusy] = useState(false);
+  const wallet = useQuery({ queryKey: walletKey, queryFn: () => getWallet(api) });
+  const linking = useRef(false);
+
+  // The wallet answers the modal with its account and the signed ton_proof; the server checks both.
+  useEffect(
+    () =>
+      tonConnectUI.onStatusChange((w: Wallet | null) => {
+        const proof = w?.connectItems?.tonProof;
+        if (w === null || !linking.current || proof === undefined || !('proof' in proof)) return;
+        linking.current = false;
+        const { account } = w;
+        void linkTonWallet(api, {
+          address: account.address,
+          network: account.chain,
+          ...(account.publicKey !== undefined ? { publicKey: account.publicKey } : {}),
+          walletStateInit: account.walletStateInit ?? '',
+          proof: proof.proof,
+        })
+          .then((info) => {
+            queryClient.setQueryData<WalletInfo>(walletKey, info);
+            notify('Wallet linked', 'success');
+          })
+          .catch((error: unknown) => {
+            notify(failure(error), 'error');
+            void tonConnectUI.disconnect().catch(() => undefined);
+          })
+          .finally(() => setBusy(false));
+      }),
+    [api, queryClient, tonConnectUI],
+  );
+
+  const link = async () => {
+    setBusy(true);
+    try {
+      if (tonConnectUI.connected) await tonConnectUI.disconnect();
+      const { payload } = await getTonProofPayload(api);
+      tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
+      linking.current = true;
+      await tonConnectUI.openModal();
+    } catch (error) {
+      notify(failure(error), 'error');
+    }
+    // The modal stays open on its own; the status listener finishes the link.
+    setBusy(false);
+  };
+
+  const unlink = async () => {
+    setBusy(true);
+    try {
+      queryClient.setQueryData<WalletInfo>(walletKey, await unlinkTonWallet(api));
+      if (tonConnectUI.connected) await tonConnectUI.disconnect();
+    } catch (error) {
+      notify(failure(error), 'error');
+    }
+    setBusy(false);
+  };
+
+  // Without the wallet API (an older server) there is nothing to link to.
+  if (wallet.isError) return null;
+  const info = wallet.data;
+  return (
+    <section className="card ton-wallet" aria-label="TON wallet">
+      {info?.allocation && (
+        <p className="ton-wallet__allocation" data-testid="allocation">
+          your allocation: <strong>{Number(info.allocation.amount).toLocaleString('en-US', { maximumFractionDigits: 9 })} MONEY</strong>
+        </p>
+      )}
+      {wallet.isPending ? (
+        <p className="ton-wallet__hint">Loading wallet…</p>
+      ) : info?.address ? (
+        <>
+          <p className="ton-wallet__hint">Your TON wallet for The Great Snapshot</p>
+          <p className="ton-wallet__address" data-testid="linked-address" title={info.friendlyAddress ?? info.address}>
+            {short(info.friendlyAddress ?? info.address)}
+          </p>
+          <button className="btn btn--ghost btn--small" disabled={busy} onClick={() => void unlink()}>
+            Unlink wallet
+          </button>
+        </>
+      ) : (
+        <>
+          <p className="ton-wallet__hint">Link your TON wallet to receive MONEY at The Great Snapshot.</p>
+          <button className="btn btn--block" disabled={busy} onClick={() => void link()}>
+            Link TON wallet
+          </button>
+        </>
+      )}
+    </section>
+  );
+};
+
+/** Default export for React.lazy in wallet-screen.tsx. */
+const TonWalletLink = () => (
+  <TonConnectUIProvider manifestUrl={manifestUrl()}>
+    <LinkCard />
+  </TonConnectUIProvider>
+);
+export default TonWalletLink;

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { button, cleanup, click, find, findText, mountApp } from './harness.tsx';
+
+afterEach(cleanup);
+
+const linked = {
+  address: `0:${'7a'.repeat(32)}`,
+  friendlyAddress: 'UQB6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp6eqQs',
+  allocation: null,
+};
+
+describe('the TON wallet card under the Wallet teaser', () => {
+  it('offers to link a wallet, below the forecast teaser', async () => {
+    await mountApp('/wallet');
+    await findText('Wallet is coming in');
+    expect((await button('Link TON wallet')).disabled).toBe(false);
+  });
+
+  it('shows the linked wallet, and unlinks it', async () => {
+    const { state } = await mountApp('/wallet', { wallet: linked });
+    expect((await find('[data-testid="linked-address"]')).textContent).toBe('UQB6en…p6eqQs');
+    await click(await button('Unlink wallet'));
+    await findText('Link TON wallet');
+    expect(state.calls.some((c) => c.method === 'POST' && c.path === '/wallet/unlink')).toBe(true);
+  });
+
+  it('shows "your allocation: N MONEY" after the snapshot', async () => {
+    await mountApp('/wallet', { wallet: { ...linked, allocation: { round: 1, amount: '7789.51', startFrom: 1, expireAt: 2 } } });
+    expect((await find('[data-testid="allocation"]')).textContent).toBe('your allocation: 7,789.51 MONEY');
+  });
+});

@@ -1,0 +1,181 @@
+import { Address, beginCell, Cell, contractAddress, Dictionary, exoticMerkleProof, loadStateInit, type DictionaryValue } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletInfo } from '../../engine/api-types.ts';
+import type { AirdropItem } from '../../server/airdrop/airdrop-tree.ts';
+import { signedLink, testWallet, walletCodes, type TestWallet } from '../fixtures/ton-wallets.ts';
+import { setBalances } from './db-helpers.ts';
+import { backends, harnessOn, type Harness } from './harness.ts';
+import { domain, openWalletHarness } from './wallet-harness.ts';
+
+const itemValue: DictionaryValue<AirdropItem> = {
+  serialize: (v, b) => {
+    b.storeCoins(v.amount).storeUint(v.startFrom, 48).storeUint(v.expireAt, 48);
+  },
+  parse: (s) => ({ amount: s.loadCoins(), startFrom: s.loadUint(48), expireAt: s.loadUint(48) }),
+};
+
+const master = Address.parseRaw(`0:${'ab'.repeat(32)}`);
+const round = { round: 1, startFrom: 1_768_000_000, expireAt: 1_800_000_000 };
+
+interface ClaimAnswer {
+  owner: string;
+  custom_payload: string;
+  compressed_info: { amount: string; start_from: string; expired_at: string };
+  jetton_wallet?: string;
+  state_init?: string;
+}
+
+describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (backend) => {
+  let h: Harness;
+  const players: { id: number; wallet: TestWallet | null; money: string }[] = [];
+  beforeAll(async () => {
+    // A jetton wallet code (any cell will do for the address arithmetic) and the master: the API adds the jetton wallet.
+    h = await openWalletHarness(backend, { JETTON_MASTER_ADDRESS: master.toString(), JETTON_WALLET_CODE: Cell.fromBase64(walletCodes.v3R2).toBoc().toString('base64') });
+    const plan: [string, boolean][] = [
+      ['12.5', true],
+      ['7777', true],
+      ['0.01', true],
+      ['0', true], // balance 0: not eligible
+      ['50', false], // no wallet: not eligible
+    ];
+    for (const [money, linked] of plan) {
+      const id = h.newUserId();
+      await h.call('GET', '', id);
+      await setBalances(h.db, id, { totalMoney: money });
+      let wallet: TestWallet | null = null;
+      if (linked) {
+        wallet = testWallet();
+        const payload = (await h.call('POST', '/wallet/ton-proof-payload', id)).json<{ payload: string }>().payload;
+        const r = await h.call('POST', '/wallet/link', id, { body: signedLink(wallet, { payload, domain, timestampS: Math.floor(h.clock.now() / 1000) }) });
+        expect(r.statusCode, r.body).toBe(200);
+      }
+      players.push({ id, wallet, money });
+    }
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const snapshot = (body: object, key: string | null = 'operator-key') =>
+    h.app.inject({ method: 'POST', url: '/money/api/v1/airdrop/public/airdrop/snapshot', headers: key === null ? {} : { 'x-api-key': key }, payload: body });
+  const claim = (address: string) => h.call('GET', `/jetton/wallet/${encodeURIComponent(address)}`, null);
+  const eligible = () => players.filter((p) => p.wallet !== null && p.money !== '0');
+
+  it('refuses the operator call without the key, and a bad body, creating nothing', async () => {
+    expect((await snapshot(round, null)).statusCode).toBe(400);
+    expect((await snapshot(round, 'wrong')).statusCode).toBe(401);
+    const bad = await snapshot({ ...round, expireAt: round.startFrom });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().field).toBe('expireAt');
+    expect((await h.db.query('SELECT 1 FROM airdrop_rounds')).rows).toHaveLength(0);
+    expect((await claim(eligible()[0]!.wallet!.address.toRawString())).statusCode).toBe(404);
+  });
+
+  it('freezes every eligible allocation (MONEY × 10^9) into a dictionary whose root @ton/core agrees with', async () => {
+    const r = await snapshot(round);
+    expect(r.statusCode, r.body).toBe(201);
+    const s = r.json<{ merkleRoot: string; merkleRootInt: string; wallets: number; totalAmount: string; status: string }>();
+    expect(s.status).toBe('built');
+    expect(s.wallets).toBe(3);
+    expect(s.totalAmount).toBe('7789510000000');
+    const dict = Dictionary.empty(Dictionary.Keys.Address(), itemValue);
+    for (const p of eligible()) dict.set(p.wallet!.address, { amount: BigInt(Math.round(Number(p.money) * 100)) * 10_000_000n, ...{ startFrom: round.startFrom, expireAt: round.expireAt } });
+    const expected = beginCell().storeDictDirect(dict).endCell().hash();
+    expect(s.merkleRoot).toBe(expected.toString('hex'));
+    expect(BigInt(s.merkleRootInt)).toBe(BigInt(`0x${s.merkleRoot}`));
+  });
+
+  it('changes nothing when run again for the same round; other dates for it are a 409', async () => {
+    const first = (await h.app.inject({ method: 'GET', url: '/money/api/v1/airdrop/public/airdrop/rounds/1', headers: { 'x-api-key': 'operator-key' } })).json();
+    // A new eligible player after the snapshot is not added to the frozen round.
+    const late = players.find((p) => p.wallet === null)!;
+    const w = testWallet();
+    const payload = (await h.call('POST', '/wallet/ton-proof-payload', late.id)).json<{ payload: string }>().payload;
+    await h.call('POST', '/wallet/link', late.id, { body: signedLink(w, { payload, domain, timestampS: Math.floor(h.clock.now() / 1000) }) });
+    const again = await snapshot(round);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ ...first, created: false });
+    const moved = await snapshot({ ...round, startFrom: round.startFrom + 1 });
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().field).toBe('startFrom');
+    expect((await claim(w.address.toRawString())).statusCode).toBe(404);
+  });
+
+  it('answers the claim proof and compressed info for an address in the snapshot, verifying against the root', async () => {
+    const root = (await snapshot(round)).json<{ merkleRoot: string }>().merkleRoot;
+    for (const p of eligible()) {
+      const owner = p.wallet!.address;
+      // Raw and user-friendly forms name the same owner.
+      for (const form of [owner.toRawString(), owner.toString({ bounceable: false })]) {
+        const r = await claim(form);
+        expect(r.statusCode, r.body).toBe(200);
+        const a = r.json<ClaimAnswer>();
+        expect(a.owner).toBe(owner.toRawString());
+        const amount = BigInt(Math.round(Number(p.money) * 100)) * 10_000_000n;
+        expect(a.compressed_info).toEqual({ amount: amount.toString(), start_from: String(round.startFrom), expired_at: String(round.expireAt) });
+        const payload = Cell.fromBase64(a.custom_payload).beginParse();
+        expect(payload.loadUint(32)).toBe(0x0df602d6);
+        const proof = payload.loadRef();
+        expect(exoticMerkleProof(proof.bits, proof.refs).proofHash.toString('hex')).toBe(root);
+        const proven = Dictionary.loadDirect(Dictionary.Keys.Address(), itemValue, proof.refs[0]!.beginParse(true));
+        expect(proven.get(owner)?.amount).toBe(amount);
+        // The jetton wallet is the address of the state init answered with it.
+        const init = loadStateInit(Cell.fromBase64(a.state_init!).beginParse());
+        expect(contractAddress(0, { code: init.code!, data: init.data! }).toRawString()).toBe(a.jetton_wallet);
+        const data = init.data!.beginParse();
+        data.skip(4);
+        data.loadCoins();
+        expect(data.loadAddress().equals(owner)).toBe(true);
+        expect(data.loadAddress().equals(master)).toBe(true);
+        expect(data.loadUintBig(256)).toBe(BigInt(`0x${root}`));
+      }
+    }
+  });
+
+  it('answers 404 outside the snapshot and 400 for a malformed address', async () => {
+    expect((await claim(testWallet().address.toRawString())).statusCode).toBe(404);
+    const zero = players.find((p) => p.money === '0')!;
+    expect((await claim(zero.wallet!.address.toRawString())).statusCode).toBe(404);
+    const bad = await claim('nope');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().field).toBe('address');
+  });
+
+  it('shows each player their allocation in MONEY', async () => {
+    const info = (await h.call('GET', '/wallet', eligible()[0]!.id)).json<WalletInfo>();
+    expect(info.allocation).toEqual({ round: 1, amount: '12.5', startFrom: round.startFrom, expireAt: round.expireAt });
+    const none = (await h.call('GET', '/wallet', players.find((p) => p.money === '0')!.id)).json<WalletInfo>();
+    expect(none.allocation).toBeNull();
+  });
+
+  it('a second process loads the stored dictionary (503 while loading) and answers the same proof', async () => {
+    const other = await harnessOn(h.db, h.config, h.clock, undefined, false);
+    try {
+      const owner = eligible()[1]!.wallet!.address.toRawString();
+      const mine = (await claim(owner)).json<ClaimAnswer>();
+      const first = await other.call('GET', `/jetton/wallet/${owner}`, null);
+      expect(first.statusCode).toBe(503);
+      expect(first.headers['retry-after']).toBe('10');
+      let r = first;
+      for (let i = 0; i < 200 && r.statusCode === 503; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        r = await other.call('GET', `/jetton/wallet/${owner}`, null);
+      }
+      expect(r.statusCode).toBe(200);
+      expect(r.json<ClaimAnswer>().custom_payload).toBe(mine.custom_payload);
+      const state = (await other.call('GET', '/jetton/state', null)).json<{ total_wallets: number; master_address: string }>();
+      expect(state).toMatchObject({ total_wallets: 3, master_address: master.toRawString() });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('builds a round once when two calls race for it', async () => {
+    const next = { ...round, round: 2 };
+    const [a, b] = await Promise.all([snapshot(next), snapshot(next)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    expect(a.json().merkleRoot).toBe(b.json().merkleRoot);
+    const chunks = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM airdrop_dict_chunks WHERE round = 2');
+    expect(chunks.rows[0]!.n).toBe(1);
+  });
+});
