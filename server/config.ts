@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
+import { adminConfigShape } from './admin/admin-config.ts';
 import { outsideConfigShape } from './services/outside-config.ts';
 
 
@@ -58,6 +59,8 @@ export const configSchema = z
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
     ...outsideConfigShape,
+    // The operator console: server/admin/admin-config.ts.
+    ...adminConfigShape,
   })
   // `when` makes this run even when other keys failed, so the list of problems is complete.
   .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), {

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
+import { refreshConsoleAggregates } from './console-aggregates.ts';
 import { runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
@@ -42,9 +43,12 @@ export const startJobs = (deps: JobsDeps): JobsHandle => {
   };
   const stats = guarded('stats refresh', () => refreshStatsCache(deps.db, deps.clock.now()));
   const daily = guarded('daily reset', () => runDailyReset(deps.db, deps.clock.now()));
+  // The operator console's dashboard and cheat signals (docs/admin.md), on the stats cadence.
+  const consoleAggregates = guarded('console aggregates', () => refreshConsoleAggregates(deps.db, deps.clock.now()));
   stats();
   daily();
-  const timers = [setInterval(stats, deps.statsRefreshMs), setInterval(daily, dailyCheckMs)];
+  consoleAggregates();
+  const timers = [setInterval(stats, deps.statsRefreshMs), setInterval(daily, dailyCheckMs), setInterval(consoleAggregates, deps.statsRefreshMs)];
   for (const t of timers) t.unref();
   return {
     stop: async () => {
