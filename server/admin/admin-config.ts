@@ -24,3 +24,9 @@ export const adminConfigShape = {
 /** The admin ids of a config, as numbers. */
 export const adminIdsOf = (c: { ADMIN_IDS: string }): ReadonlySet<number> =>
   new Set(c.ADMIN_IDS.split(',').map((s) => s.trim()).filter(Boolean).map(Number));
+
+/** What the bot's /admin command needs: the console's URL and who may have it. */
+export const botAdminOf = (c: { ADMIN_IDS: string; PUBLIC_URL?: string | undefined; PORT: number }) => ({
+  url: `${(c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '')}/admin`,
+  ids: adminIdsOf(c),
+});

@@ -6,6 +6,7 @@ import { refcodeFrom } from '../../engine/profile.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import type { FrozenSet } from '../admin/frozen-set.ts';
 import { body, forbidden, unauthorized } from '../http/errors.ts';
 import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';
@@ -101,8 +102,8 @@ export interface AuthDeps {
   frozen?: FrozenSet;
 }
 
-/** What a frozen player is told when a click, claim or purchase is refused (the mini-app shows it). */
-export const frozenMessage = 'Your account is frozen: taps, claims and purchases are paused. Contact support in the community.';
+/** What a frozen player is told when a click, claim or purchase is refused (the mini-app shows it too). */
+export const frozenMessage = frozenPlayerMessage;
 
 const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
 

@@ -7,6 +7,7 @@
  * A development token (no real bot) runs neither the bot nor the worker.
  */
 import type { Bot } from 'grammy';
+import { botAdminOf } from '../admin/admin-config.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -37,7 +38,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
   const log = deps.log ?? ((m: string) => console.log(m));
   const token = config.BOT_TOKEN;
   if (!deps.realBot || token === undefined) return { mode: 'off', stop: async () => {} };
-  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config) });
+  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config), admin: botAdminOf(config) });
   if (config.WEBHOOK_URL) {
     await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: ['message'] });
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);
