@@ -28,7 +28,8 @@ describe.each(dbKinds)('operator console end to end (%s)', (kind) => {
   beforeAll(async () => {
     const db = await freshDatabase(kind);
     drop = db.drop;
-    server = await startServer({ dataDir: tempDataDir(), databaseUrl: db.url });
+    // The console job runs on the stats cadence: every 2 s here, so the dashboard has today's players.
+    server = await startServer({ dataDir: tempDataDir(), databaseUrl: db.url, env: { STATS_REFRESH_MS: '2000' } });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('dialog', (d) => void d.accept());
