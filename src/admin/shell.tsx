@@ -1,16 +1,23 @@
-import type { ReactNode } from 'react';
-import { NavLink } from 'react-router-dom';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
 import { adminRoutes } from './routes.tsx';
 import { useSession } from './session.tsx';
 
 /** Sidebar on a desktop, a scrolling bar of links on a phone (admin.css). */
 export const Shell = ({ children }: { children: ReactNode }) => {
   const { session, signOut } = useSession();
+  const links = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the links scroll sideways: keep the current page's link in view.
+  useEffect(() => {
+    const active = links.current?.querySelector<HTMLElement>('.active');
+    if (active && links.current) links.current.scrollLeft = active.offsetLeft - links.current.offsetLeft - 8;
+  }, [pathname]);
   return (
     <div className="shell">
       <nav className="nav" aria-label="Console">
         <div className="nav__brand">MONEY console</div>
-        <div className="nav__links">
+        <div className="nav__links" ref={links}>
           {adminRoutes
             .filter((r) => r.label)
             .map((r) => (
