@@ -71,7 +71,7 @@ describe.each(dbKinds)('operator console end to end (%s)', (kind) => {
     await page.getByRole('button', { name: 'Freeze' }).click();
     await page.getByText(/frozen since/).waitFor();
     const refused = await api.call<{ message: string }>('POST', '/click', { click: 1, batchId: 'e2e-1' });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(423);
     expect(refused.body.message).toBe(frozenPlayerMessage);
     const app = await browser.newPage({ viewport: { width: 375, height: 812 } });
     await app.goto(launchFor(server, player, now));

@@ -49,14 +49,14 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     expect(r.statusCode).toBe(200);
     for (const [path, body] of [['/click', { click: 1, batchId: 'f1' }], ['/claim', undefined], ['/claim-welcome-rw', undefined], ['/update-level', { levelKey: 1 }]] as const) {
       const refused = await h.call('POST', path, id, body ? { body } : {});
-      expect(refused.statusCode, path).toBe(403);
+      expect(refused.statusCode, path).toBe(423);
       expect(refused.json()).toMatchObject({ message: frozenMessage });
     }
     expect((await status(id)).isFrozen).toBe(true);
     // Another process sees the freeze at its next refresh of the frozen set.
     const other = await harnessOn(h.db, h.config, h.clock, undefined, false);
     try {
-      expect((await other.call('POST', '/click', id, { body: { click: 1, batchId: 'f2' } })).statusCode).toBe(403);
+      expect((await other.call('POST', '/click', id, { body: { click: 1, batchId: 'f2' } })).statusCode).toBe(423);
     } finally {
       await other.close();
     }
