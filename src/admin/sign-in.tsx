@@ -3,6 +3,7 @@
  * token's SHA-256, docs/admin.md), or the hint to open /admin from the bot.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import type { AdminSession } from '../../engine/admin-types.ts';
 import { config } from '../config.ts';
 import { post } from './api.ts';
@@ -16,11 +17,13 @@ export const SignInPage = () => {
   const { signedIn, error: sessionError } = useSession();
   const [error, setError] = useState<string | undefined>(sessionError);
   const widget = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
   useEffect(() => {
     const q = new URLSearchParams(window.location.search);
     if (window.location.pathname === widgetReturnPath && q.has('hash')) {
       const fields = Object.fromEntries(widgetFields.filter((k) => q.has(k)).map((k) => [k, q.get(k)!]));
-      history.replaceState(null, '', '/admin');
+      // Off the return URL (its signed fields stay out of the history), to the dashboard.
+      navigate('/', { replace: true });
       post<AdminSession>('/login/widget', fields).then(signedIn, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
       return;
     }
@@ -33,7 +36,7 @@ export const SignInPage = () => {
     s.dataset.requestAccess = 'write';
     widget.current?.appendChild(s);
     return () => s.remove();
-  }, [signedIn]);
+  }, [signedIn, navigate]);
   return (
     <main className="signin">
       <div className="signin__card">

@@ -116,6 +116,19 @@ describe('sign-in', () => {
     expect(window.location.hash).toBe('');
   });
 
+  it('signs in with the Login Widget’s signed fields it is sent back with, then shows the dashboard', async () => {
+    history.replaceState(null, '', '/admin/login?id=7&first_name=Op&auth_date=1700000000&hash=abc&extra=dropped');
+    const calls = fakeApi((m, p) => {
+      if (p === '/session') return json(401, { error: 'Unauthorized', message: 'Sign in to the console' });
+      if (m === 'POST' && p === '/login/widget') return json(200, { adminId: 7, name: 'Op', csrfToken: 't', expiresAtMs: 0 });
+      if (p === '/dashboard') return json(200, { days: [], funnel: { invited: 0, reached100: 0, bonusPaid: 0 }, updatedAtMs: null });
+      return undefined;
+    });
+    const host = await render(<MemoryRouter initialEntries={['/login']}><AdminApp /></MemoryRouter>);
+    await until(() => expect(host.querySelector('h1')?.textContent).toBe('Dashboard'));
+    expect(JSON.parse(String(calls.find((c) => c.path === '/login/widget')!.init.body))).toEqual({ id: '7', first_name: 'Op', auth_date: '1700000000', hash: 'abc' });
+  });
+
   it('shows the sign-in page without a session', async () => {
     fakeApi((_m, p) => (p === '/session' ? json(401, { error: 'Unauthorized', message: 'Sign in' }) : undefined));
     const host = await render(<MemoryRouter><AdminApp /></MemoryRouter>);
