@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import type { LedgerEntry, Page, PlayerDetail, ReferralEntry } from '../../../engine/admin-types.ts';
 import { get, post } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
@@ -44,7 +44,8 @@ const Freeze = ({ p, changed }: { p: PlayerDetail; changed(): void }) => {
 };
 
 const PlayerPage = () => {
-  const { id = '' } = useParams();
+  // /players/:id (the router API the other trees use; useParams would grow their shared chunk).
+  const id = useLocation().pathname.split('/')[2] ?? '';
   const detail = useLoad(() => get<PlayerDetail>(`/players/${id}`), id);
   const ledger = usePaged<LedgerEntry>(`/players/${id}/ledger`);
   const refs = usePaged<ReferralEntry>(`/players/${id}/referrals`);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter } from 'react-router-dom';
+import { createMemoryRouter, MemoryRouter } from 'react-router-dom';
 import { adminApiPrefix, csrfHeader, type AdminBroadcast, type AdminTask } from '../../../engine/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
-import { AdminApp } from '../../../src/admin/app.tsx';
+import { AdminApp, consoleRoutes } from '../../../src/admin/app.tsx';
 import BroadcastsPage from '../../../src/admin/pages/broadcasts-page.tsx';
 import TasksPage from '../../../src/admin/pages/tasks-page.tsx';
 import { TaskPreview } from '../../../src/admin/task-preview.tsx';
@@ -110,7 +110,7 @@ describe('sign-in', () => {
       if (p === '/dashboard') return json(200, { days: [], funnel: { invited: 0, reached100: 0, bonusPaid: 0 }, updatedAtMs: null });
       return undefined;
     });
-    const host = await render(<MemoryRouter><AdminApp /></MemoryRouter>);
+    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes)} />);
     await until(() => expect(host.textContent).toContain('Admin 7'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/init-data')!.init.body))).toEqual({ initData: 'signed-init-data' });
     expect(window.location.hash).toBe('');
@@ -124,14 +124,14 @@ describe('sign-in', () => {
       if (p === '/dashboard') return json(200, { days: [], funnel: { invited: 0, reached100: 0, bonusPaid: 0 }, updatedAtMs: null });
       return undefined;
     });
-    const host = await render(<MemoryRouter initialEntries={['/login']}><AdminApp /></MemoryRouter>);
+    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes, { initialEntries: ['/login'] })} />);
     await until(() => expect(host.querySelector('h1')?.textContent).toBe('Dashboard'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/widget')!.init.body))).toEqual({ id: '7', first_name: 'Op', auth_date: '1700000000', hash: 'abc' });
   });
 
   it('shows the sign-in page without a session', async () => {
     fakeApi((_m, p) => (p === '/session' ? json(401, { error: 'Unauthorized', message: 'Sign in' }) : undefined));
-    const host = await render(<MemoryRouter><AdminApp /></MemoryRouter>);
+    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes)} />);
     await until(() => expect(host.textContent).toContain('Sign in with the Telegram account listed in ADMIN_IDS'));
   });
 });
