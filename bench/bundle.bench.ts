@@ -34,6 +34,7 @@ const entry = chunks.find((c) => c.isEntry)!;
 const treeChunk = (fragment: string) => chunks.find((c) => c.facadeModuleId?.endsWith(fragment))!;
 const miniApp = treeChunk('src/mini-app/app.tsx');
 const site = treeChunk('src/site/app.tsx');
+const admin = treeChunk('src/admin/app.tsx');
 
 const initial = (tree: Chunk) => [...new Set([...closure(entry), ...closure(tree)])].map((f) => byFile.get(f)!);
 const total = (list: Chunk[]) => list.reduce((sum, c) => sum + gz(c), 0);
@@ -52,6 +53,15 @@ const workerKb = (workerGz + total(workerChunks)) / 1024;
 // The site must never load mini-app code: none of its initial chunks may hold a module from there.
 const forbidden = [/\/src\/mini-app\//, /\/src\/game\//, /\/src\/telegram\.ts$/, /node_modules\/comlink\//, /node_modules\/@twa-dev\//];
 const leaks = siteInitial.flatMap((c) => c.moduleIds.filter((id) => forbidden.some((f) => f.test(id))).map((id) => `${c.fileName}: ${rel(id)}`));
+
+// The operator console (src/admin, and uPlot for its charts) is in neither tree's initial JS.
+const consoleModules = [/\/src\/admin\//, /node_modules\/uplot\//];
+const consoleLeaks = [...new Set([...miniInitial, ...siteInitial])].flatMap((c) =>
+  c.moduleIds.filter((id) => consoleModules.some((f) => f.test(id))).map((id) => `${c.fileName}: ${rel(id)}`),
+);
+const adminInitial = initial(admin);
+const adminKb = total(adminInitial) / 1024;
+const adminLazy = chunks.filter((c) => !adminInitial.includes(c) && c.moduleIds.some((id) => consoleModules.some((f) => f.test(id))));
 
 const lazy = chunks
   .filter((c) => !miniInitial.includes(c) && c.moduleIds.some((id) => id.includes('/src/mini-app/')))
@@ -89,8 +99,10 @@ Catalog chunks, gzip, one per language, only the active one fetched: site ${cata
 | Site initial chunk | raw KB | gzip KB |
 |---|---|---|
 ${table(siteInitial)}
+
+**Operator console (/admin) initial JS: ${adminKb.toFixed(1)} KB gzipped**, its pages and uPlot in ${adminLazy.length} lazy chunks (${(total(adminLazy) / 1024).toFixed(1)} KB gzipped). Console modules (src/admin, uplot) in the mini-app's or the site's initial chunks: ${consoleLeaks.length === 0 ? 'none' : consoleLeaks.join('; ')}.
 `;
 
 console.log(markdown);
 writeSection('bundle', markdown);
-if (leaks.length > 0) process.exitCode = 1;
+if (leaks.length > 0 || consoleLeaks.length > 0) process.exitCode = 1;

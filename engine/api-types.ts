@@ -60,6 +60,8 @@ export interface UserStatus {
   boostChannelCnt: number;
   /** The server's clock (epoch ms) when this status was computed: the client's energy origin. */
   serverTime: number;
+  /** Present and true while an operator has frozen the player: taps, claims and purchases are refused. */
+  isFrozen?: boolean;
 }
 
 export type TaskType = 'TASK1' | 'SOCIAL' | 'INVITE' | 'EXCHANGE' | 'ACHIVEMENT' | 'ADS' | 'DAILY_TASK' | 'INVITE_TASK';

@@ -1,7 +1,9 @@
 import { withRedaction } from './log-redaction.ts';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminApiPrefix } from '../engine/admin-types.ts';
 import { apiPrefix } from '../engine/api-types.ts';
+import { createFrozenSet } from './admin/frozen-set.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -11,7 +13,9 @@ import { installErrorHandler } from './http/errors.ts';
 import { installValidation } from './http/validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { gameRoutes } from './routes/game.ts';
+import { operatorRoutes } from './routes/operator.ts';
 import { outsideRoutes } from './routes/outside.ts';
 import { publicRoutes } from './routes/public.ts';
 import { referralRoutes } from './routes/referrals.ts';
@@ -50,12 +54,16 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   const clock = deps.clock ?? systemClock;
   await seedTasks(deps.db);
+  // Frozen players (docs/admin.md "Freeze"): refused at the auth hook from an in-memory set.
+  const frozen = createFrozenSet(deps.db);
+  await frozen.refresh();
+  app.addHook('onClose', async () => frozen.stop());
   const ctx: RouteContext = {
     db: deps.db,
     config: deps.config,
     clock,
     ...(deps.services !== undefined ? { services: deps.services } : {}),
-    authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock }),
+    authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
   };
 
   await app.register(swagger, {
@@ -81,9 +89,12 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await api.register(outsideRoutes, ctx);
       await api.register(walletRoutes, ctx);
       await api.register(airdropRoutes, ctx);
+      await api.register(operatorRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: apiPrefix },
   );
+  // The operator console's API (docs/admin.md), beside the game API.
+  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, config: deps.config, clock, frozen });
   return app;
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
 import { airdropConfigShape } from './airdrop/airdrop-config.ts';
+import { adminConfigShape } from './admin/admin-config.ts';
 import { outsideConfigShape } from './services/outside-config.ts';
 
 
@@ -65,6 +66,8 @@ export const configSchema = z
     ...outsideConfigShape,
     // TON wallet link and the airdrop: server/airdrop/airdrop-config.ts.
     ...airdropConfigShape,
+    // The operator console: server/admin/admin-config.ts.
+    ...adminConfigShape,
   })
   // `when` makes this run even when other keys failed, so the list of problems is complete.
   .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), {

@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { demoStandInsOn, loadConfig, type Config } from './config.ts';
 import { openDb, type Db } from './db/db.ts';
+import { adminLaunchUrl, registerDevAdmin, withDevAdmin } from './dev/dev-admin.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
 import { demoBanner, demoExchangeUid, registerDemoRoutes, startDemoStandIns } from './dev/demo-stand-ins.ts';
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
@@ -52,7 +53,9 @@ const main = async (): Promise<void> => {
   // Without credentials (development), local stand-ins play the outside services (server/dev/demo-stand-ins.ts).
   const demo = demoStandInsOn(config) ? await startDemoStandIns(config, bot.token) : null;
   // Init data is checked with the development token when there is no BOT_TOKEN; no bot runs on it.
-  const runConfig: Config = { ...(demo?.config ?? config), BOT_TOKEN: bot.token };
+  // With the development token and no ADMIN_IDS, the demo player signs in to the console (docs/admin.md).
+  const baseConfig: Config = { ...(demo?.config ?? config), BOT_TOKEN: bot.token };
+  const runConfig: Config = bot.development ? withDevAdmin(baseConfig) : baseConfig;
   const db: Db = await openDb(config);
   let app: FastifyInstance;
   try {
@@ -67,6 +70,7 @@ const main = async (): Promise<void> => {
       return { ok: true };
     });
     if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
+    if (bot.development) registerDevAdmin(app, { botToken: bot.token, clock, config: runConfig });
     if (testClock !== undefined) registerTestClock(app, testClock);
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
@@ -97,6 +101,9 @@ const main = async (): Promise<void> => {
   if (config.NODE_ENV !== 'production') {
     const demo = launchUrl({ publicUrl: site, botToken: bot.token, nowMs: clock.now() });
     lines.push(`  Demo launch:  ${demo}`, `                (signed for @demo_player; valid ${Math.round(config.INIT_DATA_MAX_AGE_S / 3600)} h)`);
+    const admin = adminLaunchUrl({ publicUrl: site, botToken: bot.token, config: runConfig, nowMs: clock.now() });
+    if (admin !== null)
+      lines.push(`  Admin sign-in: ${admin}`, `                (the console, signed for admin ${[...runConfig.ADMIN_IDS.split(',')][0]?.trim()}; valid ${Math.round(config.ADMIN_LOGIN_MAX_AGE_S / 60)} min${bot.development ? `; a fresh one: ${site}/dev/admin` : ''})`);
   }
   if (bot.development) {
     lines.push(

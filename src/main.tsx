@@ -20,8 +20,12 @@ export const hasInitData = (): boolean => {
 /** The mini-app is served under /app (framable by Telegram's web clients); the site at /. */
 export const basename = window.location.pathname.startsWith('/app') ? '/app' : '';
 
+/** The operator console has its own route tree and chunks under /admin (docs/admin.md). */
+const isConsole = /^\/admin(\/|$)/.test(window.location.pathname);
+
 const root = document.getElementById('root');
-if (root) {
+if (root && isConsole) void import('./admin/app.tsx').then((m) => m.mount(root));
+else if (root) {
   const tree = hasInitData() ? import('./mini-app/app.tsx') : import('./site/app.tsx');
   void tree.then((m) => m.mount(root, basename));
 }

@@ -7,8 +7,6 @@ import { z } from 'zod';
 const text = z.string().trim().default('');
 
 export const airdropConfigShape = {
-  /** x-api-key of the operator's airdrop routes (snapshot); empty closes them. */
-  AIRDROP_API_KEY: text,
   /** The domain a ton_proof must name; empty = the host of PUBLIC_URL (the TON Connect manifest's url). */
   TON_PROOF_DOMAIN: text,
   /** How long a ton_proof payload and its signed timestamp stay valid, in seconds. */

@@ -22,9 +22,7 @@ const eligibleAllocationsSql = `
   FROM users u
   JOIN ton_wallets w ON w.user_id = u.id
   WHERE u.total_money > 0
-  -- >>> NOT FROZEN: frozen players are left out. Add the clause here once users.frozen_at exists:
-  --     AND u.frozen_at IS NULL
-  -- <<<
+    AND u.frozen_at IS NULL
 `;
 
 export interface RoundParams {

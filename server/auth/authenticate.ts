@@ -6,7 +6,9 @@ import { refcodeFrom } from '../../engine/refcodes.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { body, unauthorized } from '../http/errors.ts';
+import { frozenPlayerMessage } from '../../engine/admin-types.ts';
+import type { FrozenSet } from '../admin/frozen-set.ts';
+import { ApiError, body, unauthorized } from '../http/errors.ts';
 import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';
 import { teleAgeDays } from './tele-age.ts';
 
@@ -96,7 +98,14 @@ export interface AuthDeps {
   db: Db;
   config: Pick<Config, 'BOT_TOKEN' | 'INIT_DATA_MAX_AGE_S'>;
   clock: Clock;
+  /** Frozen players: every call but a read is refused (docs/admin.md "Freeze"). */
+  frozen?: FrozenSet;
 }
+
+/** What a frozen player is told when a click, claim or purchase is refused (the mini-app shows it too). */
+export const frozenMessage = frozenPlayerMessage;
+
+const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
 
 /**
  * The onRequest hook of every authenticated route: Telegram init data in `Authorization` (raw or
@@ -110,6 +119,8 @@ export const createAuthenticate = (deps: AuthDeps) => {
   const verified = new Lru<string, VerifiedInitData>(50_000);
   // Players whose row exists with this profile: the upsert runs once per process and profile.
   const known = new Lru<number, string>(200_000);
+  // The UTC day each player was last marked active by this process: one write per player per day.
+  const active = new Lru<number, number>(200_000);
 
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const nowMs = deps.clock.now();
@@ -129,6 +140,17 @@ export const createAuthenticate = (deps: AuthDeps) => {
     if (known.get(data.user.id) !== profile) {
       await ensureUser(deps.db, data.user, nowMs);
       known.set(data.user.id, profile);
+    }
+    if (active.get(data.user.id) !== dayOf(nowMs)) {
+      // Last active day and Telegram language for the console (dashboard, broadcast segments).
+      await deps.db.query('UPDATE users SET last_active_ms = $2, language_code = $3 WHERE id = $1', [data.user.id, nowMs, data.user.language_code ?? null]);
+      active.set(data.user.id, dayOf(nowMs));
+    }
+    if (request.method !== 'GET' && deps.frozen?.has(data.user.id) === true) {
+      // 423, not 403: the mini-app's engine retries a 403 (stale init data) and would credit the
+      // queued taps after an unfreeze; a 423 is final, so taps made while frozen are dropped.
+      await reply.status(423).send(body(new ApiError(423, 'Locked', frozenMessage)));
+      return reply;
     }
     request.player = { id: data.user.id, initData: data };
   };

@@ -18,6 +18,8 @@ export interface BotOptions {
   miniAppUrl: string;
   /** Abort a Bot API call after this many seconds (grammY default is 500). */
   timeoutSeconds?: number;
+  /** The operator console: `/admin` from one of these ids answers with a button that opens it (docs/admin.md). */
+  admin?: { url: string; ids: ReadonlySet<number> };
 }
 
 /** Telegram's rule for start parameters: up to 64 of [A-Za-z0-9_-]. */
@@ -33,6 +35,7 @@ export const miniAppLink = (miniAppUrl: string, payload: string | undefined): st
   return url.toString();
 };
 
+export const adminButtonText = 'Open the console';
 
 /** Builds the bot with its handlers; no network until it is started or handles an update. */
 export const createBot = (opts: BotOptions): Bot => {
@@ -45,6 +48,14 @@ export const createBot = (opts: BotOptions): Bot => {
     const keyboard = new InlineKeyboard().webApp(text.button, miniAppLink(opts.miniAppUrl, payload));
     await ctx.reply(text.message, { reply_markup: keyboard });
   });
+  const admin = opts.admin;
+  if (admin !== undefined) {
+    // Opened as a web app, the console gets signed init data and signs in with it. Others get no hint.
+    bot.command('admin', async (ctx) => {
+      if (ctx.from === undefined || !admin.ids.has(ctx.from.id)) return;
+      await ctx.reply('MONEY operator console', { reply_markup: new InlineKeyboard().webApp(adminButtonText, admin.url) });
+    });
+  }
   bot.catch((err) => {
     // One bad update must not stop polling; the error is logged and the next update handled.
     console.error('bot: update failed', err.error);

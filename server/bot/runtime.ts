@@ -7,10 +7,11 @@
  * A development token (no real bot) runs neither the bot nor the worker.
  */
 import type { Bot } from 'grammy';
+import { botAdminOf } from '../admin/admin-config.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { scheduledJobs, startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
+import { scheduledJobs, selfCoordinatedJobs, startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
 import { isChannelMember } from '../services/outside-services.ts';
 import { runParallel } from '../shutdown.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
@@ -41,7 +42,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
   const log = deps.log ?? ((m: string) => console.log(m));
   const token = config.BOT_TOKEN;
   if (!deps.realBot || token === undefined) return { mode: 'off', stop: async () => {} };
-  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config) });
+  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config), admin: botAdminOf(config) });
   if (config.WEBHOOK_URL) {
     await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: ['message'] });
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);
@@ -102,7 +103,13 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
         })
       : null;
   const jobs: JobsHandle | null = config.JOBS_ENABLED
-    ? startJobs({ db: deps.db, clock: deps.clock, jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }), channel: channelJob(config), log })
+    ? startJobs({
+        db: deps.db,
+        clock: deps.clock,
+        jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }),
+        selfCoordinated: selfCoordinatedJobs({ statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config) }),
+        log,
+      })
     : null;
   return {
     botMode: bot.mode,

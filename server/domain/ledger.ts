@@ -5,8 +5,8 @@ import { badRequest } from '../http/errors.ts';
 
 export type Currency = 'DOLLAR' | 'MONEY';
 
-/** Kinds of MONEY claim that pay the referrer 5 % (DESIGN.md: welcome, Easter egg, tasks; ads are a task). */
-export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads']);
+/** Kinds of MONEY claim that pay the referrer 5 % (welcome, Easter egg, tasks, ads as a task, the forecast prize). */
+export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads', 'forecast']);
 
 export interface Credit {
   userId: number;

@@ -8,7 +8,7 @@ export { taskTypeValues, taskView, type Progress, type TaskRow } from './task-mo
 
 export const tasksFile = new URL('../seed/tasks.json', import.meta.url);
 
-/** Upserts the tasks of the data file by id (in file order), so edits apply at the next start. */
+/** Upserts the tasks of the data file by id (in file order), so edits apply at the next start (except tasks edited in the console). */
 export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> => {
   const { tasks } = taskFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   if (tasks.length === 0) return 0;
@@ -17,7 +17,9 @@ export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> 
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::bool[], $10::bool[], $11::int[], $12::bool[])
      ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, handle_type = EXCLUDED.handle_type, title = EXCLUDED.title,
        image = EXCLUDED.image, description = EXCLUDED.description, link = EXCLUDED.link, reward = EXCLUDED.reward,
-       is_daily = EXCLUDED.is_daily, needs_captcha = EXCLUDED.needs_captcha, sort_order = EXCLUDED.sort_order, active = EXCLUDED.active`,
+       is_daily = EXCLUDED.is_daily, needs_captcha = EXCLUDED.needs_captcha, sort_order = EXCLUDED.sort_order, active = EXCLUDED.active
+     -- A task edited in the operator console keeps its edit (docs/admin.md).
+     WHERE tasks.edited_at_ms IS NULL`,
     [
       tasks.map((t) => t.id), tasks.map((t) => t.type), tasks.map((t) => t.handleType), tasks.map((t) => t.title),
       tasks.map((t) => t.image), tasks.map((t) => t.desc), tasks.map((t) => t.link), tasks.map((t) => t.reward),

@@ -42,6 +42,8 @@ export interface UserRow {
   pre_wl_coming: number;
   boost_channel_cnt: number;
   created_at_ms: number;
+  /** Set while an operator has frozen the player (docs/admin.md "Freeze"). */
+  frozen_at?: Date | string | null;
 }
 
 /** Reads a player's row; `forUpdate` locks it until the transaction ends. */
@@ -98,5 +100,6 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     preWlComing: row.pre_wl_coming,
     boostChannelCnt: row.boost_channel_cnt,
     serverTime: nowMs,
+    ...(row.frozen_at != null ? { isFrozen: true } : {}),
   };
 };

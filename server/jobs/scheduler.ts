@@ -1,14 +1,16 @@
 /**
  * The job scheduler: every process runs it, and each job runs once per period across all of them
  * (server/jobs/job.ts, docs/scaling.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
- * The channel membership checks of the invite rule are the one job that calls an outside service:
- * they lease their own rows (domain/channel-rule.ts) and ask Telegram outside any transaction, so
- * every process runs them on a timer. `runJobsOnce` is what GET /public/test-cron calls.
+ * Two jobs coordinate themselves instead and run in every process on a timer: the channel
+ * membership checks of the invite rule lease their own rows (domain/channel-rule.ts) and ask
+ * Telegram outside any transaction, and the console's aggregates fold click batches under a row
+ * lock of their own (jobs/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../domain/channel-rule.ts';
 import { runJobIfDue, type Job } from './job.ts';
+import { refreshConsoleAggregates } from './console-aggregates.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
@@ -43,12 +45,28 @@ export interface ChannelJob {
   recheckMs: number;
 }
 
+/** A job that is safe in every process at once (its own leases or row locks), run on a timer. */
+export interface SelfCoordinatedJob {
+  name: string;
+  everyMs: number;
+  run(db: Db, nowMs: number): Promise<unknown>;
+}
+
+/** The self-coordinated jobs: the console's aggregates on the stats cadence, and the channel checks. */
+export const selfCoordinatedJobs = (opts: { statsRefreshMs: number; channel?: ChannelJob | undefined }): SelfCoordinatedJob[] => {
+  const channel = opts.channel;
+  return [
+    // The operator console's dashboard and cheat signals (docs/admin.md).
+    { name: 'console-aggregates', everyMs: opts.statsRefreshMs, run: refreshConsoleAggregates },
+    ...(channel ? [{ name: 'channel-checks', everyMs: channel.everyMs, run: (db: Db, nowMs: number) => runChannelChecks(db, channel.isMember, nowMs, channel.recheckMs) }] : []),
+  ];
+};
+
 export interface JobsDeps {
   db: Db;
   clock: Clock;
   jobs: readonly Job[];
-  /** The invite rule's channel membership job (channel-rule.ts), when the Bot API is configured. */
-  channel?: ChannelJob;
+  selfCoordinated?: readonly SelfCoordinatedJob[];
   log?: (message: string) => void;
 }
 
@@ -82,10 +100,7 @@ export const startJobs = (deps: JobsDeps): JobsHandle => {
     return timer;
   };
   const timers = deps.jobs.map((job) => every(job.name, job.checkEveryMs, () => runJobIfDue(deps.db, job, deps.clock.now())));
-  const channel = deps.channel;
-  if (channel) {
-    timers.push(every('channel-checks', channel.everyMs, () => runChannelChecks(deps.db, channel.isMember, deps.clock.now(), channel.recheckMs)));
-  }
+  for (const job of deps.selfCoordinated ?? []) timers.push(every(job.name, job.everyMs, () => job.run(deps.db, deps.clock.now())));
   return {
     stop: async () => {
       for (const t of timers) clearInterval(t);

@@ -1,6 +1,6 @@
 /**
  * The airdrop's HTTP side (docs/airdrop.md):
- * - operator (x-api-key = AIRDROP_API_KEY): POST /public/airdrop/snapshot takes a round's snapshot
+ * - operator (x-api-key = OPERATOR_API_KEY): POST /public/airdrop/snapshot takes a round's snapshot
  *   (again: the same answer, nothing changed), GET /public/airdrop/rounds/:round reads it;
  * - the TEP-176 custom-payload API wallets fetch (no auth), rooted at `${apiPrefix}/jetton`:
  *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
@@ -10,10 +10,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, conflict, notFound, unauthorized, unavailable, ApiError } from '../http/errors.ts';
+import { badRequest, conflict, notFound, ApiError } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { secretMatches } from '../services/secret-compare.ts';
+import { requireOperatorKey } from './operator.ts';
 import { errorResponses } from './schemas.ts';
 
 const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
@@ -82,10 +82,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
 
   const building = new Map<number, ReturnType<typeof takeSnapshot>>();
 
-  const checkKey = (request: FastifyRequest) => {
-    if (!ctx.config.AIRDROP_API_KEY) throw unavailable('The airdrop operator API is not configured (AIRDROP_API_KEY is empty)');
-    if (!secretMatches(request.headers['x-api-key'], ctx.config.AIRDROP_API_KEY)) throw unauthorized('Wrong x-api-key');
-  };
+  const checkKey = (request: FastifyRequest) => requireOperatorKey(ctx, request);
 
   app.post<{ Body: { round: number; startFrom: number; expireAt: number } }>(
     '/public/airdrop/snapshot',

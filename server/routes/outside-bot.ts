@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
+import { botAdminOf } from '../admin/admin-config.ts';
 import { createBot } from '../bot/bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast } from '../bot/broadcast-store.ts';
@@ -93,7 +94,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw unauthorized('Wrong secret token');
     const update = request.body as { update_id?: unknown } | undefined;
     if (!update || typeof update.update_id !== 'number') throw badRequest('Not a Telegram update', 'update_id');
-    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config) });
+    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config), admin: botAdminOf(ctx.config) });
     ready ??= bot.init().catch((err: unknown) => {
       ready = undefined;
       throw err;

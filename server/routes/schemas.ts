@@ -47,6 +47,7 @@ export const userStatusSchema = {
     preWlComing: { type: 'integer' },
     boostChannelCnt: { type: 'integer' },
     serverTime: { type: 'integer' },
+    isFrozen: { type: 'boolean' },
   },
 } as const;
 

@@ -34,12 +34,16 @@ export const miniAppOrigins = {
   media: ['https://*.adsgram.ai'],
 } as const;
 
-export type PageKind = 'mini-app' | 'site' | 'api';
+/** The Telegram Login Widget on the console's sign-in page: its script, and the iframe it draws. */
+export const loginWidgetOrigins = { scripts: ['https://telegram.org'], frames: ['https://oauth.telegram.org'] } as const;
+
+export type PageKind = 'mini-app' | 'site' | 'admin' | 'api';
 
 /** Which policy a request path gets: /app and /app/* are the mini-app, the API prefix is API, the rest the site. */
 export const pageKind = (path: string, apiPrefix: string): PageKind => {
   const p = path.split('?')[0] ?? path;
   if (p === '/app' || p.startsWith('/app/')) return 'mini-app';
+  if (p === '/admin' || p.startsWith('/admin/')) return 'admin';
   if (p === apiPrefix || p.startsWith(`${apiPrefix}/`) || p.startsWith('/money/api/')) return 'api';
   return 'site';
 };
@@ -65,10 +69,12 @@ export const contentSecurityPolicy = (kind: PageKind, https: boolean): string =>
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
   };
-  if (kind === 'site') {
+  if (kind === 'site' || kind === 'admin') {
     return directives({
       ...common,
-      'script-src': ["'self'"],
+      // The console (docs/admin.md) also loads the Login Widget; it is never framed.
+      'script-src': ["'self'", ...(kind === 'admin' ? loginWidgetOrigins.scripts : [])],
+      ...(kind === 'admin' ? { 'frame-src': [...loginWidgetOrigins.frames] } : {}),
       'connect-src': ["'self'"],
       'frame-ancestors': ["'none'"],
       ...upgrade,
@@ -99,7 +105,7 @@ export const securityHeaders = (path: string, opts: { apiPrefix: string; https: 
   // X-Frame-Options has no allow-list form, so the mini-app relies on frame-ancestors alone.
   if (kind !== 'mini-app') headers['x-frame-options'] = 'DENY';
   if (kind !== 'mini-app') headers['cross-origin-resource-policy'] = 'same-origin';
-  if (kind === 'site') headers['cross-origin-opener-policy'] = 'same-origin';
+  if (kind === 'site' || kind === 'admin') headers['cross-origin-opener-policy'] = 'same-origin';
   if (opts.https) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   return headers;
 };

@@ -16,8 +16,8 @@ export interface WebOptions {
   https: boolean;
 }
 
-/** The client routes of both trees (spec §2); each answers with index.html and lets the router take over. */
-export const documentPaths = ['/', '/policy', '/terms', '/app', '/app/*'] as const;
+/** The client routes of both trees (spec §2) and the operator console; each answers with index.html and lets the router take over. */
+export const documentPaths = ['/', '/policy', '/terms', '/app', '/app/*', '/admin', '/admin/*'] as const;
 
 // Vite names what it puts in /assets by content hash, so those never change: cache for a year.
 const immutable = 'public, max-age=31536000, immutable';

@@ -27,18 +27,19 @@ interface ClaimAnswer {
 
 describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (backend) => {
   let h: Harness;
-  const players: { id: number; wallet: TestWallet | null; money: string }[] = [];
+  const players: { id: number; wallet: TestWallet | null; money: string; frozen: boolean }[] = [];
   beforeAll(async () => {
     // A jetton wallet code (any cell will do for the address arithmetic) and the master: the API adds the jetton wallet.
     h = await openWalletHarness(backend, { JETTON_MASTER_ADDRESS: master.toString(), JETTON_WALLET_CODE: Cell.fromBase64(walletCodes.v3R2).toBoc().toString('base64') });
-    const plan: [string, boolean][] = [
+    const plan: [string, boolean, boolean?][] = [
       ['12.5', true],
       ['7777', true],
       ['0.01', true],
       ['0', true], // balance 0: not eligible
       ['50', false], // no wallet: not eligible
+      ['300', true, true], // frozen by an operator: not eligible (docs/rules.md §14)
     ];
-    for (const [money, linked] of plan) {
+    for (const [money, linked, frozen = false] of plan) {
       const id = h.newUserId();
       await h.call('GET', '', id);
       await setBalances(h.db, id, { totalMoney: money });
@@ -49,7 +50,8 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
         const r = await h.call('POST', '/wallet/link', id, { body: signedLink(wallet, { payload, domain, timestampS: Math.floor(h.clock.now() / 1000) }) });
         expect(r.statusCode, r.body).toBe(200);
       }
-      players.push({ id, wallet, money });
+      if (frozen) await h.db.query('UPDATE users SET frozen_at = now() WHERE id = $1', [id]);
+      players.push({ id, wallet, money, frozen });
     }
   });
   afterAll(async () => {
@@ -59,7 +61,7 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
   const snapshot = (body: object, key: string | null = 'operator-key') =>
     h.app.inject({ method: 'POST', url: '/money/api/v1/airdrop/public/airdrop/snapshot', headers: key === null ? {} : { 'x-api-key': key }, payload: body });
   const claim = (address: string) => h.call('GET', `/jetton/wallet/${encodeURIComponent(address)}`, null);
-  const eligible = () => players.filter((p) => p.wallet !== null && p.money !== '0');
+  const eligible = () => players.filter((p) => p.wallet !== null && p.money !== '0' && !p.frozen);
 
   it('refuses the operator call without the key, and a bad body, creating nothing', async () => {
     expect((await snapshot(round, null)).statusCode).toBe(400);

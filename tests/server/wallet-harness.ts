@@ -12,7 +12,7 @@ export const openWalletHarness = async (backend: 'pglite' | 'postgres', env: Rec
     BOT_TOKEN: botToken,
     NODE_ENV: 'test',
     PUBLIC_URL: `https://${domain}`,
-    AIRDROP_API_KEY: 'operator-key',
+    OPERATOR_API_KEY: 'operator-key',
     ...env,
     ...(backend === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });

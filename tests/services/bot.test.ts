@@ -80,6 +80,21 @@ describe('the bot', () => {
     }
   });
 
+  it('answers /admin from an admin with a button that opens the console, and nobody else', async () => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, ADMIN_IDS: '704' }));
+    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
+    try {
+      tg.pushUpdate(startCommand(705, '/admin'));
+      tg.pushUpdate(startCommand(704, '/admin'));
+      const m = await waitFor(() => tg.delivered.find((x) => Number(x.chat_id) === 704), 'reply to 704');
+      expect(buttonUrl(m)).toBe('https://money.example/admin');
+      // Updates are handled in order: 705's came first and got no answer.
+      expect(tg.delivered.some((x) => Number(x.chat_id) === 705)).toBe(false);
+    } finally {
+      await bot.stop();
+    }
+  });
+
   it('drops a start payload Telegram would not allow', async () => {
     const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, MINI_APP_URL: 'https://play.money.example/app' }));
     const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });

@@ -71,7 +71,7 @@ describe('web layer', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
-  it.each(['/', '/policy', '/terms', '/app', '/app/earn', '/app/boost?x=1'])('answers the client route %s with the document', async (path) => {
+  it.each(['/', '/policy', '/terms', '/app', '/app/earn', '/app/boost?x=1', '/admin', '/admin/players/42'])('answers the client route %s with the document', async (path) => {
     const res = await app.inject(path);
     expect(res.statusCode).toBe(200);
     expect(configIn(res.body)).toEqual(publicConfig);
@@ -106,6 +106,17 @@ describe('web layer', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("script-src 'self';");
       expect(csp).toContain("default-src 'self'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it('lets the console load the Telegram Login Widget, and nobody frame it', async () => {
+    for (const path of ['/admin', '/admin/tasks', '/admin/login?id=1&hash=x']) {
+      const res = await app.inject(path);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self' https://telegram.org;");
+      expect(csp).toContain('frame-src https://oauth.telegram.org');
+      expect(csp).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });

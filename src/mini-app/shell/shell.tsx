@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { frozenPlayerMessage } from '../../../engine/admin-types.ts';
 import { useStatus } from '../api/queries.ts';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';
@@ -7,6 +8,10 @@ import { Reconnecting } from './reconnecting.tsx';
 import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from './shell-hooks.ts';
 
 const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
+
+/** An operator froze this player: the server refuses taps, claims and purchases (docs/admin.md). */
+const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) =>
+  frozen === true ? <div className="frozen-banner" role="alert">{frozenPlayerMessage}</div> : null;
 
 /**
  * The layout of every mini-app route: onboarding until the welcome reward is claimed (§4), then
@@ -30,6 +35,7 @@ export const Shell = () => {
   if (onboarding || !status.data) {
     return (
       <div className="app">
+        <FrozenBanner frozen={status.data?.isFrozen} />
         <Suspense fallback={<BootScreen />}>
           <Onboarding
             onDone={() => {
@@ -45,6 +51,7 @@ export const Shell = () => {
   return (
     <div className="app">
       <Reconnecting />
+      <FrozenBanner frozen={status.data.isFrozen} />
       <main className={withNav ? 'app__page' : 'app__page app__page--bare'}>
         <Suspense fallback={null}>
           <Outlet />

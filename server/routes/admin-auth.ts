@@ -1,0 +1,64 @@
+/**
+ * Console sign-in (docs/admin.md "Sign-in"): the Telegram Login Widget's signed fields, or the
+ * init data Telegram gives /admin when the bot's /admin button opens it. Only ADMIN_IDS get a
+ * session. Sign-in itself is refused cross-site (login CSRF).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { AdminSession } from '../../engine/admin-types.ts';
+import { initDataSecret, verifyInitData } from '../auth/init-data.ts';
+import { verifyLoginWidget } from '../admin/login-widget.ts';
+import { recordAudit } from '../admin/audit.ts';
+import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../admin/sessions.ts';
+import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
+import type { AdminContext } from './admin-context.ts';
+
+const sessionOf = (i: { adminId: number; name: string; csrfToken: string; expiresAtMs: number }): AdminSession => ({
+  adminId: i.adminId,
+  name: i.name,
+  csrfToken: i.csrfToken,
+  expiresAtMs: i.expiresAtMs,
+});
+
+export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+  const botToken = ctx.config.BOT_TOKEN!;
+  const secret = initDataSecret(botToken);
+  const maxAgeS = ctx.config.ADMIN_LOGIN_MAX_AGE_S;
+
+  const signIn = async (request: Parameters<typeof checkSameOrigin>[0], adminId: number, name: string) => {
+    const cross = checkSameOrigin(request, ctx.config.PUBLIC_URL);
+    if (cross) throw cross;
+    if (!ctx.session.adminIds.has(adminId)) throw forbidden('This Telegram account is not an admin');
+    const { token, identity } = await createSession(ctx.session, adminId, name);
+    await recordAudit(ctx.db, { adminId, action: 'session.sign-in', target: `admin:${adminId}`, nowMs: ctx.clock.now() });
+    return { token, identity };
+  };
+
+  app.post('/login/widget', { schema: { hide: true, body: { type: 'object', maxProperties: 12 } } }, async (request, reply) => {
+    const check = verifyLoginWidget(request.body as Record<string, unknown>, botToken, ctx.clock.now(), maxAgeS);
+    if (!check.ok) throw unauthorized(check.message);
+    const { token, identity } = await signIn(request, check.userId, check.name);
+    return reply.header('set-cookie', sessionCookieHeader(request, token, ctx.config.ADMIN_SESSION_TTL_S, ctx.config.PUBLIC_URL)).send(sessionOf(identity));
+  });
+
+  app.post(
+    '/login/init-data',
+    { schema: { hide: true, body: { type: 'object', properties: { initData: { type: 'string', maxLength: 8192 } }, required: ['initData'] } } },
+    async (request, reply) => {
+      const { initData } = request.body as { initData: string };
+      if (initData.trim() === '') throw badRequest('initData is required', 'initData');
+      const check = verifyInitData(initData, secret, ctx.clock.now(), maxAgeS);
+      if (!check.ok) throw unauthorized(check.message);
+      const u = check.data.user;
+      const { token, identity } = await signIn(request, u.id, u.username ? `@${u.username}` : u.first_name);
+      return reply.header('set-cookie', sessionCookieHeader(request, token, ctx.config.ADMIN_SESSION_TTL_S, ctx.config.PUBLIC_URL)).send(sessionOf(identity));
+    },
+  );
+
+  app.get('/session', { onRequest: ctx.guard, schema: { hide: true } }, async (request) => sessionOf(adminOf(request)));
+
+  app.post('/logout', { onRequest: ctx.guard, schema: { hide: true } }, async (request, reply) => {
+    await deleteSession(ctx.db, request);
+    await recordAudit(ctx.db, { adminId: adminOf(request).adminId, action: 'session.sign-out', target: `admin:${adminOf(request).adminId}`, nowMs: ctx.clock.now() });
+    return reply.header('set-cookie', clearedCookieHeader(request, ctx.config.PUBLIC_URL)).send({ ok: true });
+  });
+};

@@ -1,0 +1,17 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FrozenSet } from '../admin/frozen-set.ts';
+import type { SessionDeps } from '../admin/sessions.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+
+/** What the console's route plugins get (registered under adminApiPrefix). */
+export interface AdminContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  session: SessionDeps;
+  /** The session check (onRequest) of every console route but sign-in. */
+  guard: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  frozen: FrozenSet;
+}

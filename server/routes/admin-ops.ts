@@ -1,0 +1,46 @@
+/**
+ * Console operations (docs/admin.md): the dashboard, broadcasts (compose to a segment, progress,
+ * cancel) and the forecast settlement, which is the same domain function the operator API calls.
+ * Registered inside the guarded console scope (server/routes/admin.ts).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, recentBroadcasts } from '../admin/admin-broadcasts.ts';
+import { recordAudit } from '../admin/audit.ts';
+import { readDashboard } from '../admin/dashboard.ts';
+import { adminOf } from '../admin/sessions.ts';
+import { parseBroadcast } from '../bot/broadcast-payload.ts';
+import { forecastSettlement, parseLaunchDay, settleForecast } from '../domain/forecast.ts';
+import { badRequest } from '../http/errors.ts';
+import type { AdminContext } from './admin-context.ts';
+
+const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['id'] } as const;
+
+export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+  app.get('/dashboard', async () => readDashboard(ctx.db));
+
+  app.get('/broadcasts', async () => ({ items: await recentBroadcasts(ctx.db) }));
+  app.get('/broadcasts/:id', { schema: { params: idParam } }, async (request) => adminBroadcast(ctx.db, (request.params as { id: number }).id));
+  app.post('/broadcasts', { schema: { body: { type: 'object', maxProperties: 4 } } }, async (request, reply) => {
+    const b = request.body as { message?: unknown; btns?: unknown; segment?: unknown };
+    const parsed = parseBroadcast({ message: b.message, btns: b.btns });
+    if (!parsed.ok) throw badRequest(parsed.message, parsed.field);
+    const segment = parseSegment(b.segment);
+    const queued = await enqueueSegmentBroadcast(ctx.db, adminOf(request).adminId, parsed.broadcast, segment, ctx.clock.now());
+    return reply.status(202).send(queued);
+  });
+  app.post('/broadcasts/:id/cancel', { schema: { params: idParam } }, async (request) => {
+    const { id } = request.params as { id: number };
+    const cancelled = await cancelBroadcast(ctx.db, adminOf(request).adminId, id, ctx.clock.now());
+    return { id, cancelled };
+  });
+
+  app.get('/forecast', async () => ({ settlement: await forecastSettlement(ctx.db) }));
+  app.post('/forecast/settle', { schema: { body: { type: 'object', properties: { launchDay: { type: 'string', maxLength: 10 } }, required: ['launchDay'] } } }, async (request) => {
+    const nowMs = ctx.clock.now();
+    const launchDay = parseLaunchDay((request.body as { launchDay: string }).launchDay, nowMs);
+    const adminId = adminOf(request).adminId;
+    const result = await settleForecast(ctx.db, launchDay, `admin:${adminId}`, nowMs);
+    await recordAudit(ctx.db, { adminId, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
+    return result;
+  });
+};

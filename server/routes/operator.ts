@@ -1,0 +1,49 @@
+/**
+ * The operator API (docs/api.md): actions an operator runs with OPERATOR_API_KEY in x-api-key,
+ * the same way broadcasts are queued. Today: settling the wallet forecast, through the same domain
+ * function as the console's Forecast page.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { recordAudit } from '../admin/audit.ts';
+import { forecastSettlement, parseLaunchDay, settleForecast } from '../domain/forecast.ts';
+import { unauthorized, unavailable } from '../http/errors.ts';
+import type { RouteContext } from '../route-context.ts';
+import { secretMatches } from '../services/secret-compare.ts';
+
+export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
+
+/** Every operator route (the forecast here, the airdrop snapshot) takes OPERATOR_API_KEY in x-api-key; empty closes them. */
+export const requireOperatorKey = (ctx: RouteContext, request: FastifyRequest): void => {
+  if (!ctx.config.OPERATOR_API_KEY) throw unavailable('The operator API is not configured (OPERATOR_API_KEY is empty)');
+  if (!secretMatches(request.headers['x-api-key'], ctx.config.OPERATOR_API_KEY)) throw unauthorized('Wrong x-api-key');
+};
+
+export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  app.post(
+    '/public/settle-forecast',
+    {
+      schema: {
+        summary: 'Sets the wallet launch day once and pays 7,777 MONEY to each right forecast, once (x-api-key: OPERATOR_API_KEY)',
+        tags: ['operator', 'public'],
+        headers: apiKeyHeader,
+        body: { type: 'object', properties: { launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC), not in the future' } }, required: ['launchDay'] },
+        response: {
+          200: { type: 'object', properties: { launchDay: { type: 'string' }, settledAtMs: { type: 'integer' }, paid: { type: 'integer' }, paidTotal: { type: 'integer' } } },
+        },
+      },
+    },
+    async (request) => {
+      requireOperatorKey(ctx, request);
+      const nowMs = ctx.clock.now();
+      const launchDay = parseLaunchDay((request.body as { launchDay: unknown }).launchDay, nowMs);
+      const result = await settleForecast(ctx.db, launchDay, 'api-key', nowMs);
+      // Admin id 0 in the audit log is the operator API key.
+      await recordAudit(ctx.db, { adminId: 0, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
+      return result;
+    },
+  );
+  app.get('/public/settle-forecast', { schema: { summary: 'The forecast settlement, if any (x-api-key)', tags: ['operator', 'public'], headers: apiKeyHeader } }, async (request) => {
+    requireOperatorKey(ctx, request);
+    return { settlement: await forecastSettlement(ctx.db) };
+  });
+};

@@ -1,0 +1,23 @@
+/** The console's pages as a data table: the nav and the router both read it. */
+import { lazy, type ComponentType } from 'react';
+
+export interface AdminRoute {
+  path: string;
+  /** Shown in the nav; pages without one are reached from other pages. */
+  label?: string;
+  Page: ComponentType;
+}
+
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+export const adminRoutes: AdminRoute[] = [
+  { path: '/', label: 'Dashboard', Page: page(() => import('./pages/dashboard-page.tsx')) },
+  { path: '/players', label: 'Players', Page: page(() => import('./pages/players-page.tsx')) },
+  { path: '/players/:id', Page: page(() => import('./pages/player-page.tsx')) },
+  { path: '/tasks', label: 'Tasks', Page: page(() => import('./pages/tasks-page.tsx')) },
+  { path: '/broadcasts', label: 'Broadcasts', Page: page(() => import('./pages/broadcasts-page.tsx')) },
+  { path: '/forecast', label: 'Forecast', Page: page(() => import('./pages/forecast-page.tsx')) },
+  // The airdrop snapshot's operator controls plug in here (docs/admin.md "Airdrop").
+  { path: '/airdrop', label: 'Airdrop', Page: page(() => import('./pages/airdrop-page.tsx')) },
+  { path: '/audit', label: 'Audit log', Page: page(() => import('./pages/audit-page.tsx')) },
+];

@@ -1,0 +1,56 @@
+/** The console on top of the route harness: an app whose config lists admins, and signed-in sessions. */
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { adminApiPrefix, csrfHeader, type AdminSession } from '../../engine/admin-types.ts';
+import { signInitData } from '../../server/auth/init-data.ts';
+import { manualClock } from '../../server/clock.ts';
+import { loadConfig } from '../../server/config.ts';
+import { openDb } from '../../server/db/db.ts';
+import { botToken, harnessOn, startMs, type Harness } from './harness.ts';
+
+export const adminId = 7_700_000_001;
+export const otherAdminId = 7_700_000_002;
+export const operatorKey = 'operator-key-for-tests-0123456789';
+/** light-my-request addresses the app as localhost:80. */
+export const origin = 'http://localhost:80';
+
+export interface AdminHarness extends Harness {
+  /** Signs in through the init-data path; returns the cookie header value and the session. */
+  signIn(id?: number): Promise<{ cookie: string; session: AdminSession; setCookie: string }>;
+  admin(method: 'GET' | 'POST' | 'PUT', path: string, auth: { cookie: string; session: AdminSession } | null, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+}
+
+export const openAdminHarness = async (backend: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<AdminHarness> => {
+  const config = loadConfig({
+    BOT_TOKEN: botToken,
+    NODE_ENV: 'test',
+    ADMIN_IDS: `${adminId}, ${otherAdminId}`,
+    OPERATOR_API_KEY: operatorKey,
+    ...(backend === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...env,
+  });
+  const db = await openDb(config, backend === 'postgres' ? { schema: `t_${randomBytes(6).toString('hex')}`, poolSize: 20 } : { inMemory: true });
+  const h = await harnessOn(db, config, manualClock(startMs));
+  const admin: AdminHarness['admin'] = (method, path, auth, opts = {}) =>
+    h.app.inject({
+      method,
+      url: `${adminApiPrefix}${path}`,
+      headers: {
+        ...(auth ? { cookie: auth.cookie } : {}),
+        ...(auth && method !== 'GET' ? { origin, [csrfHeader]: auth.session.csrfToken } : {}),
+        ...opts.headers,
+      },
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+  return {
+    ...h,
+    admin,
+    signIn: async (id = adminId) => {
+      const initData = signInitData(botToken, { user: { id, first_name: 'Op', username: `op${id}` } }, h.clock.now());
+      const r = await h.app.inject({ method: 'POST', url: `${adminApiPrefix}/login/init-data`, headers: { origin }, payload: { initData } });
+      if (r.statusCode !== 200) throw new Error(`sign-in failed: ${r.statusCode} ${r.body}`);
+      const setCookie = String(r.headers['set-cookie']);
+      return { cookie: setCookie.split(';')[0]!, session: r.json<AdminSession>(), setCookie };
+    },
+  };
+};

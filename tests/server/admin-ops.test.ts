@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminBroadcast, Dashboard, ForecastSettlement } from '../../engine/admin-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
+import { economy } from '../../engine/economy.ts';
+import { claimNext, recordOutcome } from '../../server/bot/broadcast-store.ts';
+import { refreshConsoleAggregates, foldLagMs } from '../../server/jobs/console-aggregates.ts';
+import { openAdminHarness, operatorKey, type AdminHarness } from './admin-harness.ts';
+import { ledgerMatchesBalances } from './db-helpers.ts';
+import { backends, startMs } from './harness.ts';
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backend) => {
+  let h: AdminHarness;
+  let s: Awaited<ReturnType<AdminHarness['signIn']>>;
+  beforeAll(async () => {
+    h = await openAdminHarness(backend);
+    s = await h.signIn();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const status = async (id: number, languageCode?: string) =>
+    (await h.call('GET', '', languageCode ? { id, first_name: 'L', username: `l${id}`, language_code: languageCode } : id)).json<UserStatus>();
+  const settleByKey = (launchDay: unknown, key = operatorKey) =>
+    h.app.inject({ method: 'POST', url: `${apiPrefix}/public/settle-forecast`, headers: { 'x-api-key': key }, payload: { launchDay } });
+
+  it('settles the forecast once: each right guess gets 7,777 MONEY and its referrer 5 %; again pays nothing', async () => {
+    const referrer = h.newUserId();
+    const right = h.newUserId();
+    const wrong = h.newUserId();
+    const late = h.newUserId();
+    const ref = await status(referrer);
+    await status(right);
+    await status(wrong);
+    await h.call('POST', '/referral', right, { query: { refcode: ref.refcode } });
+    // Both guess on startMs's day: "in 10 days" is right for a launch 10 days later.
+    expect((await h.call('POST', '/set-predict-wallet-coming', right, { query: { days: '10' } })).statusCode).toBe(200);
+    await h.call('POST', '/set-predict-wallet-coming', wrong, { query: { days: '11' } });
+    h.clock.advance(5 * 86_400_000);
+    await status(late);
+    await h.call('POST', '/set-predict-wallet-coming', late, { query: { days: '5' } });
+    const launch = day(startMs + 10 * 86_400_000);
+    expect((await settleByKey(launch)).statusCode, 'a future day tells players the answer').toBe(400);
+    h.clock.advance(6 * 86_400_000);
+    // Eleven days later the morning's console session has long expired.
+    s = await h.signIn();
+
+    expect((await settleByKey(launch, 'wrong')).statusCode).toBe(401);
+    const bad = await settleByKey('2026-02-30');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'launchDay' });
+    const first = await settleByKey(launch);
+    expect(first.statusCode).toBe(200);
+    expect(first.json<ForecastSettlement>()).toMatchObject({ launchDay: launch, paid: 2, paidTotal: 2 });
+    expect((await status(right)).totalMoney).toBe(String(economy.forecastPrizeMoney));
+    expect((await status(late)).totalMoney).toBe(String(economy.forecastPrizeMoney));
+    expect((await status(wrong)).totalMoney).toBe('0');
+    expect((await status(referrer)).totalMoneyRef).toBe('388.85');
+
+    // The console runs the same action: nothing more is paid; another day is refused.
+    const again = await h.admin('POST', '/forecast/settle', s, { body: { launchDay: launch } });
+    expect(again.json<ForecastSettlement>()).toMatchObject({ paid: 0, paidTotal: 2 });
+    const other = await h.admin('POST', '/forecast/settle', s, { body: { launchDay: day(startMs) } });
+    expect(other.statusCode).toBe(409);
+    expect((await status(right)).totalMoney).toBe(String(economy.forecastPrizeMoney));
+    expect(await ledgerMatchesBalances(h.db, [referrer, right, wrong, late])).toBe(true);
+    const shown = (await h.admin('GET', '/forecast', s)).json<{ settlement: { launchDay: string; paidTotal: number } }>();
+    expect(shown.settlement).toMatchObject({ launchDay: launch, paidTotal: 2 });
+  });
+
+  it('sends a broadcast to a segment, shows sent / failed / blocked / pending, and cancels the rest', async () => {
+    const fr = [h.newUserId(), h.newUserId(), h.newUserId()];
+    for (const id of fr) await status(id, 'fr');
+    await status(h.newUserId(), 'en');
+    const badSegment = await h.admin('POST', '/broadcasts', s, { body: { message: 'Hi', segment: { kind: 'language', languageCode: 'french!' } } });
+    expect(badSegment.json()).toMatchObject({ field: 'segment.languageCode' });
+    const badBtn = await h.admin('POST', '/broadcasts', s, { body: { message: 'Hi', btns: [{ btnType: 'url', btnText: 'Go', btnLink: 'javascript:1' }] } });
+    expect(badBtn.json()).toMatchObject({ field: 'btns[0].btnLink' });
+    const q = await h.admin('POST', '/broadcasts', s, {
+      body: { message: 'Bonjour', btns: [{ btnType: 'url', btnText: 'Play', btnLink: 'https://t.me/bot' }], segment: { kind: 'language', languageCode: 'fr' } },
+    });
+    expect(q.statusCode).toBe(202);
+    const { broadcastId, total } = q.json<{ broadcastId: number; total: number }>();
+    expect(total).toBe(3);
+    const a = (await claimNext(h.db, 'w', h.clock.now()))!;
+    await recordOutcome(h.db, a, 'w', { kind: 'failed', error: '403 Forbidden: bot was blocked by the user' }, h.clock.now());
+    const b = (await claimNext(h.db, 'w', h.clock.now()))!;
+    await recordOutcome(h.db, b, 'w', { kind: 'sent', messageId: 1 }, h.clock.now());
+    const mid = (await h.admin('GET', `/broadcasts/${broadcastId}`, s)).json<AdminBroadcast>();
+    expect(mid).toMatchObject({ total: 3, sent: 1, blocked: 1, failed: 0, pending: 1, segment: { kind: 'language', languageCode: 'fr' }, finishedAtMs: null });
+    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, s)).json()).toMatchObject({ cancelled: 1 });
+    expect(await claimNext(h.db, 'w', h.clock.now())).toBeNull();
+    const done = (await h.admin('GET', `/broadcasts/${broadcastId}`, s)).json<AdminBroadcast>();
+    expect(done).toMatchObject({ pending: 0, cancelled: 1 });
+    expect(done.finishedAtMs).not.toBeNull();
+    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, s)).statusCode).toBe(409);
+    // A test list and the active segment.
+    const t = await h.admin('POST', '/broadcasts', s, { body: { message: 'Test', segment: { kind: 'test', userIds: [String(fr[0])] } } });
+    expect(t.json()).toMatchObject({ total: 1 });
+    const act = await h.admin('POST', '/broadcasts', s, { body: { message: 'Active', segment: { kind: 'active', days: 0 } } });
+    expect(act.json()).toMatchObject({ field: 'segment.days' });
+    const list = (await h.admin('GET', '/broadcasts', s)).json<{ items: AdminBroadcast[] }>().items;
+    expect(list.map((x) => x.message)).toEqual(expect.arrayContaining(['Bonjour', 'Test']));
+  });
+
+  it('keeps the dashboard from the job: players, new, active, taps (counted once), referral funnel', async () => {
+    const ids = [h.newUserId(), h.newUserId()];
+    for (const id of ids) await status(id);
+    await h.call('POST', '/click', ids[0]!, { body: { click: 5, batchId: 'd1' } });
+    h.clock.advance(foldLagMs + 1);
+    await refreshConsoleAggregates(h.db, h.clock.now());
+    await refreshConsoleAggregates(h.db, h.clock.now());
+    const d = (await h.admin('GET', '/dashboard', s)).json<Dashboard>();
+    const today = d.days.at(-1)!;
+    expect(today.day).toBe(day(h.clock.now()));
+    expect(today.activePlayers).toBeGreaterThanOrEqual(2);
+    expect(today.newPlayers).toBeGreaterThanOrEqual(2);
+    expect(today.taps).toBe(5);
+    const total = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+    expect(today.totalPlayers).toBe(total.rows[0]!.n);
+    expect(d.funnel.invited).toBeGreaterThanOrEqual(1);
+    expect(d.updatedAtMs).toBe(h.clock.now());
+  });
+});
