@@ -5,7 +5,7 @@
  */
 import type { Db, Queryable } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
-import { conflict } from '../http/errors.ts';
+import { badRequest, conflict } from '../http/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 
@@ -184,3 +184,24 @@ export const allocationOf = async (db: Db, userId: number): Promise<{ round: num
   const row = r.rows[0];
   return row === undefined ? null : { round: row.round, amount: row.amount, startFrom: row.start_from, expireAt: row.expire_at };
 };
+
+const building = new Map<number, ReturnType<typeof takeSnapshot>>();
+
+/**
+ * takeSnapshot as the operator API and the console call it: one build per round at a time in this
+ * process (a second caller waits for the first and gets `created: false`), and dates that differ
+ * from a built round's refused (409).
+ */
+export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+  if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
+  let job = building.get(p.round);
+  const waited = job !== undefined;
+  if (job === undefined) {
+    job = takeSnapshot(db, p, nowMs).finally(() => building.delete(p.round));
+    building.set(p.round, job);
+  }
+  const { summary, created, tree } = await job;
+  if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw conflict(`round ${p.round} is built with other dates`, 'startFrom');
+  return { summary, created: created && !waited, ...(tree !== undefined ? { tree } : {}) };
+};
+

@@ -1,6 +1,7 @@
 /**
  * Console operations (docs/admin.md): the dashboard, broadcasts (compose to a segment, progress,
- * cancel) and the forecast settlement, which is the same domain function the operator API calls.
+ * cancel), the forecast settlement and the airdrop snapshot, the same domain functions the operator
+ * API calls.
  * Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -9,9 +10,11 @@ import { recordAudit } from '../admin/audit.ts';
 import { readDashboard } from '../admin/dashboard.ts';
 import { adminOf } from '../admin/sessions.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
+import { latestBuiltRound, takeSnapshotOnce } from '../airdrop/snapshot.ts';
 import { forecastSettlement, parseLaunchDay, settleForecast } from '../domain/forecast.ts';
 import { badRequest } from '../http/errors.ts';
 import type { AdminContext } from './admin-context.ts';
+import { withRootInt } from './airdrop.ts';
 
 const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['id'] } as const;
 
@@ -43,4 +46,32 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     await recordAudit(ctx.db, { adminId, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
     return result;
   });
+
+  const unixS = { type: 'integer', minimum: 0, maximum: 2 ** 48 - 1 } as const;
+  app.get('/airdrop', async () => {
+    const round = await latestBuiltRound(ctx.db);
+    return { latest: round === null ? null : withRootInt(round) };
+  });
+  app.post(
+    '/airdrop/snapshot',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          properties: { round: { type: 'integer', minimum: 1, maximum: 1_000_000 }, startFrom: unixS, expireAt: unixS },
+          required: ['round', 'startFrom', 'expireAt'],
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request) => {
+      const nowMs = ctx.clock.now();
+      const params = request.body as { round: number; startFrom: number; expireAt: number };
+      // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
+      const { summary, created } = await takeSnapshotOnce(ctx.db, params, nowMs);
+      const adminId = adminOf(request).adminId;
+      if (created) await recordAudit(ctx.db, { adminId, action: 'airdrop.snapshot', target: `round:${summary.round}`, after: withRootInt(summary), nowMs });
+      return { ...withRootInt(summary), created };
+    },
+  );
 };

@@ -7,16 +7,16 @@
  */
 import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { recordAudit } from '../admin/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
-import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshot, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, conflict, notFound, ApiError } from '../http/errors.ts';
+import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshotOnce, type RoundSummary } from '../airdrop/snapshot.ts';
+import { badRequest, notFound, ApiError } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { requireOperatorKey } from './operator.ts';
+import { apiKeyHeader, requireOperatorKey } from './operator.ts';
 import { errorResponses } from './schemas.ts';
 
-const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 
 const roundSchema = {
@@ -35,7 +35,7 @@ const roundSchema = {
   },
 } as const;
 
-const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
+export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
 
 /** The jetton master and wallet code, when configured: the claim API then adds the jetton wallet and its state init. */
 const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell; salt: number } | null => {
@@ -80,8 +80,6 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     return latest.round;
   };
 
-  const building = new Map<number, ReturnType<typeof takeSnapshot>>();
-
   const checkKey = (request: FastifyRequest) => requireOperatorKey(ctx, request);
 
   app.post<{ Body: { round: number; startFrom: number; expireAt: number } }>(
@@ -100,18 +98,10 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     },
     async (request, reply) => {
       checkKey(request);
-      const p = request.body;
-      if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
-      // One build per round at a time in this process; a second caller waits for the first.
-      let job = building.get(p.round);
-      const waited = job !== undefined;
-      if (job === undefined) {
-        job = takeSnapshot(ctx.db, p, ctx.clock.now()).finally(() => building.delete(p.round));
-        building.set(p.round, job);
-      }
-      const { summary, created: built, tree } = await job;
-      const created = built && !waited;
-      if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw conflict(`round ${p.round} is built with other dates`, 'startFrom');
+      const nowMs = ctx.clock.now();
+      const { summary, created, tree } = await takeSnapshotOnce(ctx.db, request.body, nowMs);
+      // Admin id 0 in the audit log is the operator API key (docs/admin.md).
+      if (created) await recordAudit(ctx.db, { adminId: 0, action: 'airdrop.snapshot', target: `round:${summary.round}`, after: withRootInt(summary), nowMs });
       if (tree !== undefined) ready.set(summary.round, tree);
       latest = null;
       // The root goes into the jetton master's data (merkle_root:uint256).

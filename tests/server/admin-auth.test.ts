@@ -11,7 +11,7 @@ const routes: ['GET' | 'POST' | 'PUT', string][] = [
   ['GET', '/players?q=a'], ['GET', '/players/1'], ['GET', '/players/1/ledger'], ['GET', '/players/1/referrals'], ['POST', '/players/1/freeze'],
   ['GET', '/cheats'], ['GET', '/tasks'], ['POST', '/tasks'], ['PUT', '/tasks/1'], ['POST', '/tasks/reorder'], ['GET', '/audit'],
   ['GET', '/dashboard'], ['GET', '/broadcasts'], ['GET', '/broadcasts/1'], ['POST', '/broadcasts'], ['POST', '/broadcasts/1/cancel'],
-  ['GET', '/forecast'], ['POST', '/forecast/settle'],
+  ['GET', '/forecast'], ['POST', '/forecast/settle'], ['GET', '/airdrop'], ['POST', '/airdrop/snapshot'],
 ];
 const writes = routes.filter(([m]) => m !== 'GET');
 

@@ -122,4 +122,34 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     expect(d.funnel.invited).toBeGreaterThanOrEqual(1);
     expect(d.updatedAtMs).toBe(h.clock.now());
   });
+
+  it('takes the airdrop snapshot from the console: the operator API sees the same round, it is audited once, bad input changes nothing', async () => {
+    const id = h.newUserId();
+    await status(id);
+    // An eligible player (docs/rules.md §14): MONEY above 0 and a linked wallet (linking itself is tested in wallet-link.test.ts).
+    await h.db.query("UPDATE users SET total_money = 12.5 WHERE id = $1", [id]);
+    await h.db.query("INSERT INTO ton_wallets (user_id, address, public_key, wallet_version, linked_at_ms) VALUES ($1, $2, $3, 'v4R2', $4)", [id, `0:${'ab'.repeat(32)}`, 'cd'.repeat(32), h.clock.now()]);
+    const startFrom = Math.floor(h.clock.now() / 1000);
+    const bad = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 0, startFrom, expireAt: startFrom + 60 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ field?: string }>().field).toBe('round');
+    const backwards = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom } });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json<{ field?: string }>().field).toBe('expireAt');
+    expect((await h.admin('GET', '/airdrop', s)).json<{ latest: unknown }>().latest).toBeNull();
+
+    const taken = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
+    expect(taken.statusCode, taken.body).toBe(200);
+    const round = taken.json<{ round: number; created: boolean; merkleRoot: string | null }>();
+    expect(round).toMatchObject({ round: 7, created: true });
+    const viaKey = await h.app.inject({ method: 'GET', url: `${apiPrefix}/public/airdrop/rounds/7`, headers: { 'x-api-key': operatorKey } });
+    expect(viaKey.json<{ merkleRoot: string | null }>().merkleRoot).toBe(round.merkleRoot);
+    const again = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
+    expect(again.json<{ created: boolean; merkleRoot: string | null }>()).toMatchObject({ created: false, merkleRoot: round.merkleRoot });
+    const other = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 60 } });
+    expect(other.statusCode).toBe(409);
+    const audits = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM admin_audit WHERE action = 'airdrop.snapshot' AND target = 'round:7'");
+    expect(audits.rows[0]!.n).toBe(1);
+    expect((await h.admin('GET', '/airdrop', s)).json<{ latest: { round: number } }>().latest.round).toBe(7);
+  });
 });

@@ -1,12 +1,81 @@
-/** The airdrop snapshot's operator controls go here (docs/admin.md "Airdrop"); the snapshot API is its own piece. */
-const AirdropPage = () => (
-  <>
-    <header className="page__head"><h1>Airdrop</h1></header>
-    <section className="panel" data-testid="airdrop-slot">
-      <h2>Snapshot</h2>
-      <p className="muted">The snapshot button and its rounds appear here once the airdrop operator API is wired to the console.</p>
-    </section>
-  </>
-);
+import { useState } from 'react';
+import { AdminApiError, get, post } from '../api.ts';
+import { formatTime, useLoad } from '../use-load.ts';
+
+/** A built round as the console API answers it (the operator API's round, docs/airdrop.md). */
+interface Round {
+  round: number;
+  startFrom: number;
+  expireAt: number;
+  wallets: number;
+  totalAmount: string;
+  merkleRoot: string | null;
+  merkleRootInt: string | null;
+  created?: boolean;
+}
+
+/** Jetton units (9 decimals) as whole MONEY with its fraction, without floats. */
+const money = (units: string): string => {
+  const padded = units.padStart(10, '0');
+  const whole = padded.slice(0, -9).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = padded.slice(-9).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+};
+
+const unixOf = (local: string): number => Math.floor(new Date(`${local}Z`).getTime() / 1000);
+
+/**
+ * The Great Snapshot (docs/airdrop.md): freezes every eligible allocation into a round, the same
+ * action as POST /public/airdrop/snapshot. The Merkle root goes into the jetton master.
+ */
+const AirdropPage = () => {
+  const current = useLoad(() => get<{ latest: Round | null }>('/airdrop'), 'airdrop');
+  const [round, setRound] = useState('');
+  const [startFrom, setStartFrom] = useState('');
+  const [expireAt, setExpireAt] = useState('');
+  const [result, setResult] = useState<Round>();
+  const [error, setError] = useState<string>();
+  const latest = current.data?.latest ?? null;
+  const nextRound = String((latest?.round ?? 0) + 1);
+  const snapshot = async () => {
+    const n = Number(round || nextRound);
+    if (!window.confirm(`Take the snapshot of round ${n}? Every eligible allocation is frozen into it; a built round never changes.`)) return;
+    try {
+      setResult(await post<Round>('/airdrop/snapshot', { round: n, startFrom: unixOf(startFrom), expireAt: unixOf(expireAt) }));
+      setError(undefined);
+      current.reload();
+    } catch (e) {
+      setError(e instanceof AdminApiError ? e.message : String(e));
+    }
+  };
+  const shown = result ?? latest;
+  return (
+    <>
+      <header className="page__head"><h1>Airdrop</h1></header>
+      <section className="panel" data-testid="airdrop-slot">
+        <h2>The Great Snapshot</h2>
+        <p className="muted small">Eligible: a linked TON wallet, a MONEY balance above 0, not frozen. The allocation is the balance at the snapshot, in jetton units (9 decimals). Running a round again changes nothing.</p>
+        {shown ? (
+          <dl className="facts">
+            <div><dt>Round</dt><dd>{shown.round}{result ? (result.created ? ' (built now)' : ' (already built)') : ''}</dd></div>
+            <div><dt>Wallets</dt><dd>{shown.wallets.toLocaleString('en-US')}</dd></div>
+            <div><dt>Total</dt><dd>{money(shown.totalAmount)} MONEY</dd></div>
+            <div><dt>Claims</dt><dd>{formatTime(shown.startFrom * 1000)} → {formatTime(shown.expireAt * 1000)}</dd></div>
+            <div><dt>Merkle root</dt><dd className="mono">{shown.merkleRoot ?? '—'}</dd></div>
+          </dl>
+        ) : (
+          <p>No snapshot yet.</p>
+        )}
+        <div className="inline-form">
+          <input type="number" min={1} aria-label="Round" placeholder={nextRound} value={round} onChange={(e) => setRound(e.target.value)} />
+          <input type="datetime-local" aria-label="Claims open (UTC)" value={startFrom} onChange={(e) => setStartFrom(e.target.value)} />
+          <input type="datetime-local" aria-label="Claims close (UTC)" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} />
+          <button type="button" className="btn" disabled={!startFrom || !expireAt} onClick={() => void snapshot()}>Take snapshot</button>
+        </div>
+        {error && <p className="error" role="alert">{error}</p>}
+      </section>
+    </>
+  );
+};
 
 export default AirdropPage;
