@@ -83,6 +83,8 @@ export interface FriendEntry {
   totalMoney: DecimalString;
   totalMoneyRef: DecimalString;
   totalEarn: DecimalString;
+  /** MONEY the player has earned from this friend: the invite bonus once released plus every 5% share (Invite's "+X"). */
+  earned: DecimalString;
 }
 
 export interface LeaderboardEntry {

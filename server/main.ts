@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDb, type Db } from './db/db.ts';
+import { openRedis } from './redis.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
 import { launchUrl } from './dev/launch-url.ts';
@@ -45,10 +46,12 @@ const main = async (): Promise<void> => {
   // Init data is checked with the development token when there is no BOT_TOKEN; no bot runs on it.
   const runConfig: Config = { ...config, BOT_TOKEN: bot.token };
   const db: Db = await openDb(config);
+  // Optional; a Redis fault never stops the server (server/redis.ts), ranks then come from PostgreSQL.
+  const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
-    app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    app = await createApp({ db, config: runConfig, clock, services, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
     // For the proxy and the process manager: up, and the database answers (503 while closing).
     app.get('/healthz', async () => {
@@ -60,11 +63,12 @@ const main = async (): Promise<void> => {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await db.close().catch(() => {});
+    await redis?.close();
     throw err;
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development });
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, ...(redis !== undefined ? { redis } : {}) });
 
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string): Promise<void> =>
@@ -89,6 +93,7 @@ const main = async (): Promise<void> => {
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
       await step('requests', () => app.close()).finally(() => clearInterval(sweep));
       await step('database', () => db.close());
+      if (redis !== undefined) await step('redis', () => redis.close());
       clearTimeout(force);
       console.log(`Stopped (${steps.join(', ')}).`);
     })());

@@ -11,6 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { startJobs, type JobsHandle } from '../jobs/scheduler.ts';
+import type { RedisHandle } from '../redis.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
@@ -21,6 +22,8 @@ export interface BackgroundDeps {
   clock: Clock;
   /** False for the development token of DATA_DIR/dev-bot-token: no bot can run on it. */
   realBot: boolean;
+  /** REDIS_URL's connection, for the ranks job. */
+  redis?: RedisHandle;
   log?: (message: string) => void;
 }
 
@@ -86,7 +89,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
           log,
         })
       : null;
-  const jobs: JobsHandle | null = config.JOBS_ENABLED ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, log }) : null;
+  const jobs: JobsHandle | null = config.JOBS_ENABLED ? startJobs({ db: deps.db, clock: deps.clock, statsRefreshMs: config.STATS_REFRESH_MS, ...(deps.redis !== undefined ? { redis: deps.redis } : {}), log }) : null;
   return {
     botMode: bot.mode,
     worker,

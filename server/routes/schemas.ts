@@ -70,7 +70,7 @@ export const taskSchema = {
 
 export const friendSchema = {
   type: 'object',
-  properties: { teleUsername: { type: 'string' }, totalMoney: decimal, totalMoneyRef: decimal, totalEarn: decimal },
+  properties: { teleUsername: { type: 'string' }, totalMoney: decimal, totalMoneyRef: decimal, totalEarn: decimal, earned: decimal },
 } as const;
 
 export const leaderboardEntrySchema = {
