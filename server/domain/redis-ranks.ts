@@ -20,22 +20,34 @@ export const scoreOf = (totalMoney: string): number => money(totalMoney).times(1
 const moneyOfScore = (score: string): string => money(score).div(100).toFixed(2);
 
 export const ranksKey = (r: RedisHandle): string => `${r.prefix}ranks`;
-const publishChunk = 20_000;
+const publishChunk = 50_000;
+const zaddMembers = 5_000;
 
 /** Copies the snapshot table into a fresh sorted set and renames it over the live one (atomic). */
 export const publishRanks = async (q: Queryable, redis: RedisHandle, players: number): Promise<void> => {
   const key = ranksKey(redis);
   const next = `${key}:next`;
   await redis.client.del(next);
+  // One chunk's ZADDs overlap the next chunk's read; each ZADD carries at most 5,000 members, well
+  // inside the command timeout.
+  let writing: Promise<unknown> = Promise.resolve();
   for (let from = 0; from < players; from += publishChunk) {
-    const r = await q.query<{ user_id: number; total_money: string }>(
-      'SELECT user_id, total_money FROM leaderboard_ranks WHERE rank > $1 AND rank <= $2',
+    // Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
+    const r = await q.query<{ s: string; m: string }>(
+      `SELECT floor(total_money * 100)::text AS s, lpad((10000000000000000 - user_id)::text, 17, '0') AS m
+       FROM leaderboard_ranks WHERE rank > $1 AND rank <= $2`,
       [from, from + publishChunk],
     );
-    const args: (string | number)[] = [];
-    for (const row of r.rows) args.push(scoreOf(row.total_money), memberOf(row.user_id));
-    if (args.length > 0) await redis.client.zadd(next, ...args);
+    await writing;
+    const batches: Promise<unknown>[] = [];
+    for (let i = 0; i < r.rows.length; i += zaddMembers) {
+      const args: string[] = [];
+      for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
+      batches.push(redis.client.zadd(next, ...args));
+    }
+    writing = Promise.all(batches);
   }
+  await writing;
   if (players === 0) await redis.client.del(key);
   else await redis.client.rename(next, key);
 };

@@ -37,6 +37,10 @@ export const buildRankSnapshot = async (db: Db, nowMs: number): Promise<RankBuil
   );
   await db.exec('ALTER TABLE leaderboard_next ADD CONSTRAINT leaderboard_next_pkey PRIMARY KEY (rank)');
   await db.exec('CREATE UNIQUE INDEX leaderboard_next_user_idx ON leaderboard_next (user_id)');
+  // Planner statistics for the new table (a sample), and no parallel workers: a page reads ~11
+  // rows by index, and starting workers would cost more than the read (seen at 100k players).
+  await db.exec('ANALYZE leaderboard_next');
+  await db.exec('ALTER TABLE leaderboard_next SET (parallel_workers = 0)');
   const players = await db.query<{ n: number }>('SELECT COALESCE(max(rank), 0)::int AS n FROM leaderboard_next');
   await db.transaction(async (tx) => {
     await tx.exec(
@@ -48,8 +52,9 @@ export const buildRankSnapshot = async (db: Db, nowMs: number): Promise<RankBuil
   });
   const durationMs = Math.round(performance.now() - started);
   const n = players.rows[0]?.n ?? 0;
-  await db.query('UPDATE leaderboard_builds SET built_at_ms = $1, duration_ms = $2, players = $3 WHERE id = 1', [nowMs, durationMs, n]);
-  return { players: n, durationMs, ledgerMark: Number(mark.rows[0]?.m ?? 0) };
+  const ledgerMark = Number(mark.rows[0]?.m ?? 0);
+  await db.query('UPDATE leaderboard_builds SET built_at_ms = $1, duration_ms = $2, players = $3, ledger_mark = $4 WHERE id = 1', [nowMs, durationMs, n, ledgerMark]);
+  return { players: n, durationMs, ledgerMark };
 };
 
 /** Claims the next build when it is due; true when this caller is the one to build. */
@@ -76,6 +81,14 @@ export const runRankSnapshot = async (db: Db, nowMs: number): Promise<RankBuild 
   }
 };
 
+const lastBuild = async (db: Db): Promise<RankBuild | null> => {
+  const r = await db.query<{ players: number; duration_ms: number; ledger_mark: number; built_at_ms: number }>(
+    'SELECT players, duration_ms, ledger_mark, built_at_ms FROM leaderboard_builds WHERE id = 1',
+  );
+  const row = r.rows[0];
+  return row === undefined || Number(row.built_at_ms) === 0 ? null : { players: row.players, durationMs: row.duration_ms, ledgerMark: Number(row.ledger_mark) };
+};
+
 /**
  * The job as the scheduler runs it (every second): builds when due; with Redis, publishes each of
  * its builds and, between builds, re-scores the players whose balance changed (live ranks).
@@ -86,11 +99,13 @@ export const ranksJob = (db: Db, redis?: RedisHandle) => {
   return async (nowMs: number): Promise<RankBuild | null> => {
     const build = await runRankSnapshot(db, nowMs);
     if (redis === undefined || !redis.ready()) return build;
-    if (build !== null) {
-      await publishRanks(db, redis, build.players);
-      cursor.prev = cursor.seen = build.ledgerMark;
+    // A new build, or the last one (another process's, or from before Redis was reachable).
+    const toPublish = build ?? (published ? null : await lastBuild(db));
+    if (toPublish !== null) {
+      await publishRanks(db, redis, toPublish.players);
+      cursor.prev = cursor.seen = toPublish.ledgerMark;
       published = true;
-    } else if (published) await syncChangedRanks(db, redis, cursor);
+    } else await syncChangedRanks(db, redis, cursor);
     return build;
   };
 };

@@ -17,9 +17,10 @@ CREATE TABLE leaderboard_builds (
   claimed_at_ms BIGINT NOT NULL,
   built_at_ms   BIGINT NOT NULL,
   duration_ms   INTEGER NOT NULL,
-  players       INTEGER NOT NULL
+  players       INTEGER NOT NULL,
+  ledger_mark   BIGINT NOT NULL   -- the newest ledger id when the build started
 );
-INSERT INTO leaderboard_builds VALUES (1, 0, 0, 0, 0);
+INSERT INTO leaderboard_builds VALUES (1, 0, 0, 0, 0, 0);
 
 -- Friends: `seq` is the referrer's nth friend (1, 2, …), so page p of the newest-first list is a
 -- range of seq (a keyset, not an OFFSET). `earned` is what the referrer got from this friend:
