@@ -21,15 +21,15 @@ const moneyOfScore = (score: string): string => money(score).div(100).toFixed(2)
 
 export const ranksKey = (r: RedisHandle): string => `${r.prefix}ranks`;
 const publishChunk = 50_000;
-const zaddMembers = 5_000;
+const zaddMembers = 1_000;
 
 /** Copies the snapshot table into a fresh sorted set and renames it over the live one (atomic). */
 export const publishRanks = async (q: Queryable, redis: RedisHandle, players: number): Promise<void> => {
   const key = ranksKey(redis);
   const next = `${key}:next`;
   await redis.client.del(next);
-  // One chunk's ZADDs overlap the next chunk's read; each ZADD carries at most 5,000 members, well
-  // inside the command timeout.
+  // One chunk's ZADDs overlap the next chunk's read. They go one at a time, 1,000 members each, so
+  // each stays far inside the command timeout even on a busy Redis.
   let writing: Promise<unknown> = Promise.resolve();
   for (let from = 0; from < players; from += publishChunk) {
     // Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
@@ -39,13 +39,13 @@ export const publishRanks = async (q: Queryable, redis: RedisHandle, players: nu
       [from, from + publishChunk],
     );
     await writing;
-    const batches: Promise<unknown>[] = [];
-    for (let i = 0; i < r.rows.length; i += zaddMembers) {
-      const args: string[] = [];
-      for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
-      batches.push(redis.client.zadd(next, ...args));
-    }
-    writing = Promise.all(batches);
+    writing = (async () => {
+      for (let i = 0; i < r.rows.length; i += zaddMembers) {
+        const args: string[] = [];
+        for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
+        await redis.client.zadd(next, ...args);
+      }
+    })();
   }
   await writing;
   if (players === 0) await redis.client.del(key);
