@@ -46,6 +46,8 @@ export const publishRanks = async (q: Queryable, redis: RedisHandle, players: nu
         await redis.client.zadd(next, ...args);
       }
     })();
+    // Handled here too: a failure while the next read is in flight must not be an unhandled rejection.
+    writing.catch(() => {});
   }
   await writing;
   if (players === 0) await redis.client.del(key);
