@@ -220,9 +220,9 @@ const measureSize = async (players: number): Promise<SizeResult> => {
     const probe = openRedis(redisUrl, { prefix: `money-bench:${process.pid}:probe:` });
     await probe.waitReady(5_000);
     const t1 = performance.now();
-    await publishRanks(db, probe, build.players);
-    const redisPublishMs = performance.now() - t1;
-    await probe.client.del(`${probe.prefix}ranks`);
+    const published = await publishRanks(db, probe, build.players).then(() => true, (err: unknown) => console.error('  Redis publish failed:', err));
+    const redisPublishMs = published === true ? performance.now() - t1 : Number.NaN;
+    await probe.client.del(`${probe.prefix}ranks`).catch(() => {});
     await probe.close();
     const t2 = performance.now();
     await refreshStatsCache(db, Date.now());

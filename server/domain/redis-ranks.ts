@@ -20,38 +20,40 @@ export const scoreOf = (totalMoney: string): number => money(totalMoney).times(1
 const moneyOfScore = (score: string): string => money(score).div(100).toFixed(2);
 
 export const ranksKey = (r: RedisHandle): string => `${r.prefix}ranks`;
-const publishChunk = 50_000;
+const publishChunk = 20_000;
 const zaddMembers = 1_000;
+const bulkCommandTimeoutMs = 10_000;
 
-/** Copies the snapshot table into a fresh sorted set and renames it over the live one (atomic). */
+/**
+ * Copies the snapshot table into a fresh sorted set and renames it over the live one (atomic).
+ * Bulk work gets its own connection with a longer command timeout: a request's 500 ms budget is
+ * no measure for a 1,000-member ZADD sent while this process parses the next chunk of rows.
+ */
 export const publishRanks = async (q: Queryable, redis: RedisHandle, players: number): Promise<void> => {
   const key = ranksKey(redis);
   const next = `${key}:next`;
-  await redis.client.del(next);
-  // One chunk's ZADDs overlap the next chunk's read. They go one at a time, 1,000 members each, so
-  // each stays far inside the command timeout even on a busy Redis.
-  let writing: Promise<unknown> = Promise.resolve();
-  for (let from = 0; from < players; from += publishChunk) {
-    // Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
-    const r = await q.query<{ s: string; m: string }>(
-      `SELECT floor(total_money * 100)::text AS s, lpad((10000000000000000 - user_id)::text, 17, '0') AS m
-       FROM leaderboard_ranks WHERE rank > $1 AND rank <= $2`,
-      [from, from + publishChunk],
-    );
-    await writing;
-    writing = (async () => {
+  const bulk = redis.client.duplicate({ commandTimeout: bulkCommandTimeoutMs, enableOfflineQueue: true });
+  bulk.on('error', () => {});
+  try {
+    await bulk.del(next);
+    for (let from = 0; from < players; from += publishChunk) {
+      // Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
+      const r = await q.query<{ s: string; m: string }>(
+        `SELECT floor(total_money * 100)::text AS s, lpad((10000000000000000 - user_id)::text, 17, '0') AS m
+         FROM leaderboard_ranks WHERE rank > $1 AND rank <= $2`,
+        [from, from + publishChunk],
+      );
       for (let i = 0; i < r.rows.length; i += zaddMembers) {
         const args: string[] = [];
         for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
-        await redis.client.zadd(next, ...args);
+        await bulk.zadd(next, ...args);
       }
-    })();
-    // Handled here too: a failure while the next read is in flight must not be an unhandled rejection.
-    writing.catch(() => {});
+    }
+    if (players === 0) await bulk.del(key);
+    else await bulk.rename(next, key);
+  } finally {
+    bulk.disconnect();
   }
-  await writing;
-  if (players === 0) await redis.client.del(key);
-  else await redis.client.rename(next, key);
 };
 
 /** Where the ledger tail has got to: `prev` is re-read once more, for transactions that committed late. */
