@@ -273,7 +273,7 @@ const report = (results: SizeResult[]) => {
     const cells = results.flatMap((r) => (['postgres', 'redis'] as const).map((m) => `${ms(r.byRedis[m][c.name]!.p50)} / ${ms(r.byRedis[m][c.name]!.p99)}`));
     const b = big.byRedis.postgres[c.name]!;
     const bad = results.reduce((t, r) => t + r.byRedis.postgres[c.name]!.bad + r.byRedis.redis[c.name]!.bad, 0);
-    return `| ${c.name} | ${cells.join(' | ')} | ${Math.round(b.rps).toLocaleString('en')} | ${b.apiCpuMsPerReq.toFixed(2)} | ${b.pgCpuMsPerReq.toFixed(2)} | ${bad} |`;
+    return `| ${c.name} | ${cells.join(' | ')} | ${Math.round(b.rps).toLocaleString('en')} | ${b.apiCpuMsPerReq.toFixed(2)} | ${b.pgCpuMsPerReq >= 0 ? b.pgCpuMsPerReq.toFixed(2) : 'n/a'} | ${bad} |`;
   });
   const seedLines = results.map(
     (r) =>
@@ -283,7 +283,7 @@ const report = (results: SizeResult[]) => {
     'scale',
     `## Every call at 10,000 and ${big.players.toLocaleString('en')} players (\`npm run bench:scale\`)
 
-Real server (\`server/main.ts\`) on a fresh PostgreSQL database per size, ${inFlight} requests in flight (autocannon), ${durationS} s per call after 400 warm-up requests; players spread over the whole table (a different player each request). "+ Redis" is the same database with \`REDIS_URL\` set (live ranks from the sorted set). Latencies in ms. req/s and CPU per request are for ${fmtK(big.players)} without Redis: "API CPU" is the server process (/proc), "PG CPU" every postgres process on the machine (other work on this shared machine adds to it). "bad" = non-2xx, errors and timeouts over all four runs. The leaderboard's last page is page ${lastPage(big.players).toLocaleString('en')} at ${fmtK(big.players)}; at 10k, page 5,000 is past the end (only the own entry).
+Real server (\`server/main.ts\`) on a fresh PostgreSQL database per size, ${inFlight} requests in flight (autocannon), ${durationS} s per call after 400 warm-up requests; players spread over the whole table (a different player each request). "+ Redis" is the same database with \`REDIS_URL\` set (live ranks from the sorted set). Latencies in ms. req/s and CPU per request are for ${fmtK(big.players)} without Redis: "API CPU" is the server process (/proc), "PG CPU" every postgres process on the machine (other work on this shared machine adds to it; n/a when a postgres process exited during the window and took its CPU time with it). "bad" = non-2xx, errors and timeouts over all four runs. The leaderboard's last page is page ${lastPage(big.players).toLocaleString('en')} at ${fmtK(big.players)}; at 10k, page 5,000 is past the end (only the own entry).
 
 | call | ${head.join(' | ')} | req/s | API CPU ms/req | PG CPU ms/req | bad |
 |---|${head.map(() => '---|').join('')}---|---|---|---|
