@@ -8,13 +8,21 @@ import { decimalSchema } from './schemas.ts';
 /**
  * The stats as the stats job keeps them (one row; docs/scaling.md): a request never scans users.
  * Only before the job's first run (a fresh install) does one request compute them, shared by every
- * request arriving meanwhile, so the first visitor already sees the real figures.
+ * request arriving meanwhile, so the first visitor already sees the real figures. The row is kept
+ * in memory for a few seconds, so anonymous visitors cannot keep the database busy at all.
  */
+const keepInMemoryMs = 5_000;
+
 const cachedStats = (db: Db, now: () => number) => {
   let first: Promise<PublicStats> | null = null;
+  let kept: { stats: PublicStats; atMs: number } | null = null;
   return async (): Promise<PublicStats> => {
+    if (kept !== null && now() - kept.atMs < keepInMemoryMs && now() >= kept.atMs) return kept.stats;
     const cached = await readStatsCache(db);
-    if (cached !== null) return { totalClick: cached.totalClick, totalPaticipant: cached.totalPaticipant, totalEarn: cached.totalEarn };
+    if (cached !== null) {
+      kept = { stats: { totalClick: cached.totalClick, totalPaticipant: cached.totalPaticipant, totalEarn: cached.totalEarn }, atMs: now() };
+      return kept.stats;
+    }
     first ??= refreshStatsCache(db, now()).finally(() => {
       first = null;
     });
