@@ -9,8 +9,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { readFileSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -24,6 +22,7 @@ import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDb, type Db } from '../server/db/db.ts';
 import { statusOf, type UserRow } from '../server/domain/users.ts';
+import { autocannon, cpuMs, postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
 const players = 10_000;
@@ -191,36 +190,6 @@ const serve = async (target: Target) => {
 };
 
 // ---------------------------------------------------------------- load generator (parent)
-
-const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1_000;
-
-/** CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc). */
-const postgresCpuMs = (): number => {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
-      const f = stat.slice(close + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return ticks * 10; // USER_HZ = 100 on Linux
-};
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const startServer = (target: Target): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {

@@ -90,6 +90,8 @@ export interface FriendEntry {
   totalEarn: DecimalString;
   /** What the invite bonus still waits for (§9: click $100, join the channel); empty once paid. */
   waitingFor?: FriendWait[];
+  /** MONEY the player has earned from this friend: the invite bonus once released plus every 5% share (Invite's "+X"). */
+  earned: DecimalString;
 }
 
 /** A condition of the invite bonus a friend has not met yet (§9). */

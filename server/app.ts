@@ -22,6 +22,7 @@ import { referralRoutes } from './routes/referrals.ts';
 import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { walletRoutes } from './routes/wallet.ts';
+import type { RedisHandle } from './redis.ts';
 import type { OutsideServices } from './services.ts';
 
 export interface AppDeps {
@@ -31,6 +32,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Outside services; without them, tasks that need one are refused (fail closed). */
   services?: OutsideServices;
+  /** REDIS_URL's connection (server/redis.ts); optional everywhere. */
+  redis?: RedisHandle;
   /** Fastify logger option (default off; main.ts turns it on). */
   logger?: boolean | object;
 }
@@ -63,6 +66,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     config: deps.config,
     clock,
     ...(deps.services !== undefined ? { services: deps.services } : {}),
+    ...(deps.redis !== undefined ? { redis: deps.redis } : {}),
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
   };
 

@@ -3,7 +3,7 @@
  * node:cluster (docs/deploy.md "Several workers on one host"). The primary opens no database and
  * serves nothing: it restarts a worker that dies, and on SIGTERM/SIGINT passes the signal on and
  * exits once every worker has finished its own bounded shutdown (server/shutdown.ts). Jobs and
- * broadcast pacing need no flag (docs/scaling.md); only the bot's long polling, which Telegram
+ * broadcast pacing need no flag (docs/faults.md); only the bot's long polling, which Telegram
  * allows one client at a time, runs in worker 0 alone.
  */
 import cluster, { type Worker } from 'node:cluster';

@@ -25,6 +25,10 @@ export const configSchema = z
       z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
     ),
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    /** Optional Redis (redis://host:6379/0) for live leaderboard ranks; PostgreSQL serves them without it (docs/scaling.md). */
+    REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()),
+    /** Prepended to every Redis key, so deployments sharing one Redis stay apart. */
+    REDIS_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'must be 1–64 of A-Z a-z 0-9 _ : . -').default('money:'),
     /** The Telegram bot token that signs init data (`123456:ABC…`). */
     BOT_TOKEN: optionalString.pipe(z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC…').optional()),
     /** The bot's username (without @), for referral links. */

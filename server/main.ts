@@ -11,6 +11,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { demoStandInsOn, loadConfig, type Config } from './config.ts';
 import { openDb, type Db } from './db/db.ts';
 import { adminLaunchUrl, registerDevAdmin, withDevAdmin } from './dev/dev-admin.ts';
+import { openRedis } from './redis.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
 import { demoBanner, demoExchangeUid, registerDemoRoutes, startDemoStandIns } from './dev/demo-stand-ins.ts';
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
@@ -57,10 +58,12 @@ const main = async (): Promise<void> => {
   const baseConfig: Config = { ...(demo?.config ?? config), BOT_TOKEN: bot.token };
   const runConfig: Config = bot.development ? withDevAdmin(baseConfig) : baseConfig;
   const db: Db = await openDb(config);
+  // Optional; a Redis fault never stops the server (server/redis.ts), ranks then come from PostgreSQL.
+  const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
-    app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    app = await createApp({ db, config: runConfig, clock, services, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
     await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig, https: publicUrl.startsWith('https://') });
     if (demo) registerDemoRoutes(app, demo, () => listeningPort(app, config.PORT));
@@ -76,17 +79,19 @@ const main = async (): Promise<void> => {
   } catch (err) {
     await db.close().catch(() => {});
     await demo?.close();
+    await redis?.close();
     throw err;
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates() });
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}) });
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
     { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },
     { name: 'database', timeoutMs: 3_000, run: () => db.close() },
+    ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
   ]);
 

@@ -2,6 +2,7 @@ import type { Authenticate } from './auth/authenticate.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
+import type { RedisHandle } from './redis.ts';
 import type { OutsideServices } from './services.ts';
 
 /**
@@ -14,4 +15,6 @@ export interface RouteContext {
   clock: Clock;
   services?: OutsideServices;
   authenticate: Authenticate;
+  /** REDIS_URL's connection, when set (live ranks; PostgreSQL stays the fallback). */
+  redis?: RedisHandle;
 }

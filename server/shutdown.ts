@@ -1,5 +1,5 @@
 /**
- * Bounded, complete shutdown (docs/scaling.md "Stopping"): steps run in order, each with its own
+ * Bounded, complete shutdown (docs/faults.md "Stopping"): steps run in order, each with its own
  * timeout, and a step that throws or hangs never skips the ones after it. An unreachable Telegram
  * makes grammY's bot.stop() throw; the requests in flight and the database still close.
  */

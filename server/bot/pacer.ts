@@ -2,7 +2,7 @@
  * Spaces out sends so that all processes together never exceed `ratePerSecond` (Telegram allows
  * about 30 messages a second per bot), and pauses everyone when Telegram answers 429 with
  * retry_after. The budget lives in PostgreSQL (send_pace), in the database's clock, so N processes
- * share it (docs/scaling.md "Broadcasts"). Two steps per send: `slot()` reserves a turn, which
+ * share it (docs/faults.md "Broadcasts"). Two steps per send: `slot()` reserves a turn, which
  * spreads the lanes out (each sleeps until its own), and `take()`, right before the request, lets it
  * go only if fewer than `rate` sends went out in the last window — so a lane that overslept or
  * waited on the database does not bunch up with punctual ones. Sleeping and the clock are injected.

@@ -14,6 +14,7 @@ import type { Db } from '../db/db.ts';
 import { scheduledJobs, selfCoordinatedJobs, startJobs, type ChannelJob, type JobsHandle } from '../jobs/scheduler.ts';
 import { isChannelMember } from '../services/outside-services.ts';
 import { runParallel } from '../shutdown.ts';
+import type { RedisHandle } from '../redis.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
@@ -26,6 +27,8 @@ export interface BackgroundDeps {
   realBot: boolean;
   /** False in all API workers but one: Telegram allows one long-polling client (default true). */
   pollUpdates?: boolean;
+  /** REDIS_URL's connection, for the ranks job. */
+  redis?: RedisHandle;
   log?: (message: string) => void;
 }
 
@@ -107,14 +110,14 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
         db: deps.db,
         clock: deps.clock,
         jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }),
-        selfCoordinated: selfCoordinatedJobs({ statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config) }),
+        selfCoordinated: selfCoordinatedJobs({ db: deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
         log,
       })
     : null;
   return {
     botMode: bot.mode,
     worker,
-    // Independent and bounded (docs/scaling.md "Stopping"): an unreachable Telegram makes
+    // Independent and bounded (docs/faults.md "Stopping"): an unreachable Telegram makes
     // bot.stop() throw or hang, which must not keep the worker or the jobs from stopping.
     stop: async () => {
       const results = await runParallel([

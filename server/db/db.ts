@@ -43,7 +43,7 @@ export interface OpenDbOptions {
   connectTimeoutMs?: number;
 }
 
-/** docs/scaling.md "When the database is away": what a request waits at most for the database. */
+/** docs/faults.md "When the database is away": what a request waits at most for the database. */
 export const dbTimeoutDefaults = { queryTimeoutMs: 5_000, connectTimeoutMs: 1_000 } as const;
 
 // NUMERIC stays a decimal string (money is exact); BIGINT counters and epoch-ms fit a JS number.
@@ -73,7 +73,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
     connectionString: url,
     max: opts.poolSize ?? 10,
     types,
-    // Bounded waits (docs/scaling.md "When the database is away"): a free client or a new connection within
+    // Bounded waits (docs/faults.md "When the database is away"): a free client or a new connection within
     // connectTimeoutMs; a statement ends server-side at queryTimeoutMs, and the client stops
     // waiting shortly after even when the server never answers (a dead link).
     connectionTimeoutMillis: opts.connectTimeoutMs ?? dbTimeoutDefaults.connectTimeoutMs,

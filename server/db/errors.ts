@@ -1,7 +1,7 @@
 /**
  * The storage layer's own errors. A query that failed because the database cannot be reached (or
  * answered too slowly) becomes `DbUnavailable`; the route edge answers it 503 with Retry-After
- * (docs/scaling.md "When the database is away"). Anything else keeps its PostgreSQL error unchanged.
+ * (docs/faults.md "When the database is away"). Anything else keeps its PostgreSQL error unchanged.
  */
 
 /** The database is down, restarting, unreachable, out of connections or too slow: try again soon. */

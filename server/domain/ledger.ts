@@ -69,10 +69,8 @@ export const creditMoney = async (tx: Queryable, c: Credit): Promise<string> => 
     const referrer = r.rows[0]?.referred_by ?? null;
     if (referrer !== null) {
       const share = roundCents(amount.times(economy.referralSharePercent).div(100), 'credit');
-      if (share.gt(0)) {
-        await tx.query('UPDATE users SET total_money_ref = total_money_ref + $2::numeric WHERE id = $1', [referrer, toWire(share)]);
-        await changeBalance(tx, 'MONEY', { userId: referrer, amount: share, kind: 'ref-share', reference: `friend:${c.userId}:${c.kind}`, nowMs: c.nowMs });
-      }
+      if (share.gt(0))
+        await creditReferrer(tx, { referrerId: referrer, friendId: c.userId, amount: share, total: 'total_money_ref', kind: 'ref-share', reference: `friend:${c.userId}:${c.kind}`, nowMs: c.nowMs });
     }
   }
   return toWire(amount);
@@ -112,7 +110,23 @@ export const settleInviteBonus = async (tx: Queryable, friendId: number, nowMs: 
   const ref = r.rows[0];
   if (ref === undefined || ref.status !== 'credited') return false;
   await changeBalance(tx, 'MONEY', { userId: friendId, amount: ref.bonus, kind: 'invite-bonus', reference: `referrer:${ref.referrer_id}`, nowMs });
-  await tx.query('UPDATE users SET total_ref = total_ref + $2::numeric WHERE id = $1', [ref.referrer_id, ref.bonus]);
-  await changeBalance(tx, 'MONEY', { userId: ref.referrer_id, amount: ref.bonus, kind: 'invite-bonus', reference: `friend:${friendId}`, nowMs });
+  await tx.query('UPDATE users SET ref_pending_cnt = ref_pending_cnt - 1 WHERE id = $1', [ref.referrer_id]);
+  await creditReferrer(tx, { referrerId: ref.referrer_id, friendId, amount: ref.bonus, total: 'total_ref', kind: 'invite-bonus', reference: `friend:${friendId}`, nowMs });
   return true;
+};
+
+/**
+ * Everything a referrer earns from a friend goes through here, in the transaction of its ledger
+ * row: the balance and ledger row, the referrer's running total (totalRef for invite bonuses,
+ * totalMoneyRef for 5% shares; "Total Bonus" on Invite is their sum), and what this friend has
+ * earned them (`referrals.earned`, the friend row's "+X"). Nothing is summed when Invite is read.
+ */
+export const creditReferrer = async (
+  tx: Queryable,
+  c: { referrerId: number; friendId: number; amount: MoneyInput; total: 'total_ref' | 'total_money_ref'; kind: string; reference: string; nowMs: number },
+): Promise<void> => {
+  const amount = toWire(c.amount);
+  await tx.query(`UPDATE users SET ${c.total} = ${c.total} + $2::numeric WHERE id = $1`, [c.referrerId, amount]);
+  await tx.query('UPDATE referrals SET earned = earned + $2::numeric WHERE friend_id = $1', [c.friendId, amount]);
+  await changeBalance(tx, 'MONEY', { userId: c.referrerId, amount, kind: c.kind, reference: c.reference, nowMs: c.nowMs });
 };

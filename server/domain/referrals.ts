@@ -1,4 +1,4 @@
-import type { FriendEntry, FriendWait, LeaderboardEntry } from '../../engine/api-types.ts';
+import type { FriendEntry, FriendWait } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
@@ -35,13 +35,13 @@ export const registerReferral = async (tx: Queryable, userId: number, refcode: s
   if (referrer.invite_cnt >= friendLimit(referrer.ref_level))
     throw conflict('This player has reached their friend limit', 'refcode');
   await tx.query('UPDATE users SET referred_by = $2 WHERE id = $1 AND referred_by IS NULL', [userId, referrerId]);
-  await tx.query('UPDATE users SET invite_cnt = invite_cnt + 1 WHERE id = $1', [referrerId]);
-  await tx.query('INSERT INTO referrals (friend_id, referrer_id, bonus, created_at_ms) VALUES ($1, $2, $3, $4)', [
-    userId,
-    referrerId,
-    String(inviteBonus(me.is_premium)),
-    nowMs,
-  ]);
+  await tx.query('UPDATE users SET invite_cnt = invite_cnt + 1, ref_pending_cnt = ref_pending_cnt + 1 WHERE id = $1', [referrerId]);
+  // The referrer's row is locked above, so the next seq cannot be taken twice.
+  await tx.query(
+    `INSERT INTO referrals (friend_id, referrer_id, bonus, created_at_ms, seq)
+     VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(seq), 0) + 1 FROM referrals WHERE referrer_id = $2))`,
+    [userId, referrerId, String(inviteBonus(me.is_premium)), nowMs],
+  );
   // A player who already has $100 releases the bonus at once.
   await settleInviteBonus(tx, userId, nowMs);
   return loadUser(tx, userId);
@@ -58,14 +58,18 @@ const waitsOf = (f: { status: string; total_earn: string; is_member: boolean }):
 
 /** /get-ref-users: the player's friends, newest first, a page at a time, and how many are pending. */
 export const listFriends = async (q: Queryable, userId: number, page: number, pageSize: number) => {
-  const r = await q.query<{ tele_username: string; total_money: string; total_money_ref: string; total_earn: string; status: string; is_member: boolean }>(
-    `SELECT u.tele_username, u.total_money, u.total_money_ref, u.total_earn, r.status, r.is_member FROM referrals r JOIN users u ON u.id = r.friend_id
-     WHERE r.referrer_id = $1 ORDER BY r.created_at_ms DESC, r.friend_id DESC LIMIT $2 OFFSET $3`,
-    [userId, pageSize, (page - 1) * pageSize],
-  );
+  // seq numbers a referrer's friends 1, 2, …: page p newest-first is a seq range on (referrer_id, seq).
   const counts = await q.query<{ total: number; pending: number }>(
-    `SELECT count(*)::int AS total, count(*) FILTER (WHERE r.status = 'pending')::int AS pending FROM referrals r WHERE r.referrer_id = $1`,
+    `SELECT COALESCE((SELECT max(seq) FROM referrals WHERE referrer_id = $1), 0)::int AS total, ref_pending_cnt AS pending
+     FROM users WHERE id = $1`,
     [userId],
+  );
+  const total = counts.rows[0]?.total ?? 0;
+  const newest = total - (page - 1) * pageSize;
+  const r = await q.query<{ tele_username: string; total_money: string; total_money_ref: string; total_earn: string; earned: string; status: string; is_member: boolean }>(
+    `SELECT u.tele_username, u.total_money, u.total_money_ref, u.total_earn, r.earned, r.status, r.is_member FROM referrals r JOIN users u ON u.id = r.friend_id
+     WHERE r.referrer_id = $1 AND r.seq <= $2 AND r.seq > $2 - $3 ORDER BY r.seq DESC`,
+    [userId, newest, pageSize],
   );
   const items: FriendEntry[] = r.rows.map((f) => ({
     teleUsername: f.tele_username,
@@ -73,50 +77,9 @@ export const listFriends = async (q: Queryable, userId: number, page: number, pa
     totalMoneyRef: toWire(f.total_money_ref),
     totalEarn: toWire(f.total_earn),
     waitingFor: waitsOf(f),
+    earned: toWire(f.earned),
   }));
-  return { items, page, pageSize, total: counts.rows[0]?.total ?? 0, pending: counts.rows[0]?.pending ?? 0 };
-};
-
-type RankRow = Pick<UserRow, 'id' | 'tele_username' | 'tele_avatar' | 'tw_username' | 'total_earn' | 'total_money' | 'total_ref'> & { rank: number };
-
-const entryOf = (r: RankRow): LeaderboardEntry => ({
-  id: String(r.id),
-  rank: r.rank,
-  teleUsername: r.tele_username,
-  teleAvatar: r.tele_avatar,
-  twUsername: r.tw_username,
-  reward: toWire(r.total_money),
-  totalEarn: toWire(r.total_earn),
-  totalMoney: toWire(r.total_money),
-  totalRef: toWire(r.total_ref),
-});
-
-/**
- * /leaderboard: players by their MONEY balance (ties by id), a page at a time, with the player's own entry
- * put first and carrying their rank (§7).
- */
-export const leaderboard = async (q: Queryable, userId: number, page: number, pageSize: number) => {
-  const cols = 'id, tele_username, tele_avatar, tw_username, total_earn, total_money, total_ref';
-  const me = await q.query<RankRow>(
-    `SELECT ${cols}, (SELECT count(*)::int + 1 FROM users o WHERE o.total_money > u.total_money OR (o.total_money = u.total_money AND o.id < u.id)) AS rank
-     FROM users u WHERE id = $1`,
-    [userId],
-  );
-  const offset = (page - 1) * pageSize;
-  const rows = await q.query<RankRow>(
-    `SELECT *, ($2 + row_number() OVER (ORDER BY total_money DESC, id ASC))::int AS rank
-     FROM (SELECT ${cols} FROM users ORDER BY total_money DESC, id ASC LIMIT $1 OFFSET $2) AS p
-     ORDER BY total_money DESC, id ASC`,
-    [pageSize, offset],
-  );
-  const total = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  const own = me.rows[0];
-  return {
-    items: [...(own !== undefined ? [entryOf(own)] : []), ...rows.rows.map(entryOf)],
-    page,
-    pageSize,
-    total: total.rows[0]?.n ?? 0,
-  };
+  return { items, page, pageSize, total, pending: counts.rows[0]?.pending ?? 0 };
 };
 
 export const maxPageSize = economy.pageSize * 5;

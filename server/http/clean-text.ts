@@ -2,7 +2,7 @@
  * Text PostgreSQL cannot store is cleaned where it enters: NUL (U+0000) is removed, and a lone
  * UTF-16 surrogate (half of an emoji, cut) becomes U+FFFD. Applied to every string of a request's
  * body, query and path parameters (installValidation) and to the init data's user (init-data.ts),
- * so no player can be locked out by their own name (docs/scaling.md "Text PostgreSQL refuses").
+ * so no player can be locked out by their own name (docs/faults.md "Text PostgreSQL refuses").
  */
 
 // A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.

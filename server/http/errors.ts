@@ -42,7 +42,7 @@ const fieldOf = (v: AjvError, context: string | undefined): string | undefined =
   return seg ?? context;
 };
 
-/** Seconds a client should wait before retrying while the database is away (docs/scaling.md). */
+/** Seconds a client should wait before retrying while the database is away (docs/faults.md). */
 export const dbRetryAfterS = 1;
 
 // PostgreSQL refuses text it cannot store (22021 NUL byte, 22P05 untranslatable); the edge cleans

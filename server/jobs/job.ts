@@ -1,5 +1,5 @@
 /**
- * One scheduled job's run, once per period across every process (docs/scaling.md "Jobs"). A run
+ * One scheduled job's run, once per period across every process (docs/faults.md "Jobs"). A run
  * locks the job's row in job_schedule with FOR UPDATE SKIP LOCKED, does its work in that
  * transaction and records the period there: another process skips a locked row, a finished period
  * is not run again, and a process killed mid-run rolls back, so the next check (in any process)

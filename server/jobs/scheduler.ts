@@ -1,10 +1,11 @@
 /**
  * The job scheduler: every process runs it, and each job runs once per period across all of them
- * (server/jobs/job.ts, docs/scaling.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
- * Two jobs coordinate themselves instead and run in every process on a timer: the channel
- * membership checks of the invite rule lease their own rows (domain/channel-rule.ts) and ask
- * Telegram outside any transaction, and the console's aggregates fold click batches under a row
- * lock of their own (jobs/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
+ * (server/jobs/job.ts, docs/faults.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
+ * Three jobs coordinate themselves instead and run in every process on a timer: the leaderboard's
+ * ranks claim each build in the database (rank-snapshot.ts; checked every second, built at most
+ * every 60 s), the channel membership checks of the invite rule lease their own rows
+ * (domain/channel-rule.ts) and ask Telegram outside any transaction, and the console's aggregates
+ * fold click batches under a row lock of their own (jobs/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
@@ -13,6 +14,8 @@ import { runJobIfDue, type Job } from './job.ts';
 import { refreshConsoleAggregates } from './console-aggregates.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { refreshStatsCache } from './stats-cache.ts';
+import { buildRankSnapshot, ranksJob, type RankBuild } from './rank-snapshot.ts';
+import type { RedisHandle } from '../redis.ts';
 import type { PublicStats } from '../../engine/api-types.ts';
 
 /** The stats cache (§3), once per `everyMs` window of the wall clock. */
@@ -30,6 +33,7 @@ export interface JobsResult {
   dailyReset: DailyResetResult;
   stats: PublicStats;
   channel?: ChannelCheckResult;
+  ranks: RankBuild;
 }
 
 /** The jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
@@ -37,6 +41,7 @@ export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean
   dailyReset: await runDailyReset(db, nowMs, opts),
   stats: await refreshStatsCache(db, nowMs),
   ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
+  ranks: await buildRankSnapshot(db, nowMs),
 });
 
 export interface ChannelJob {
@@ -52,10 +57,21 @@ export interface SelfCoordinatedJob {
   run(db: Db, nowMs: number): Promise<unknown>;
 }
 
-/** The self-coordinated jobs: the console's aggregates on the stats cadence, and the channel checks. */
-export const selfCoordinatedJobs = (opts: { statsRefreshMs: number; channel?: ChannelJob | undefined }): SelfCoordinatedJob[] => {
+/** The ranks job decides itself when a build is due (rank-snapshot.ts); it looks every second. */
+const ranksCheckMs = 1_000;
+
+/** The self-coordinated jobs: the ranks, the console's aggregates on the stats cadence, and the channel checks. */
+export const selfCoordinatedJobs = (opts: {
+  db: Db;
+  statsRefreshMs: number;
+  channel?: ChannelJob | undefined;
+  /** With REDIS_URL: the ranks job also keeps the sorted set (server/domain/redis-ranks.ts). */
+  redis?: RedisHandle;
+}): SelfCoordinatedJob[] => {
   const channel = opts.channel;
+  const ranksTick = ranksJob(opts.db, opts.redis);
   return [
+    { name: 'ranks', everyMs: ranksCheckMs, run: (_db, nowMs) => ranksTick(nowMs) },
     // The operator console's dashboard and cheat signals (docs/admin.md).
     { name: 'console-aggregates', everyMs: opts.statsRefreshMs, run: refreshConsoleAggregates },
     ...(channel ? [{ name: 'channel-checks', everyMs: channel.everyMs, run: (db: Db, nowMs: number) => runChannelChecks(db, channel.isMember, nowMs, channel.recheckMs) }] : []),

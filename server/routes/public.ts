@@ -1,28 +1,49 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PublicStats } from '../../engine/api-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { Db } from '../db/db.ts';
+import { readStatsCache, refreshStatsCache } from '../jobs/stats-cache.ts';
 import type { RouteContext } from '../route-context.ts';
 import { decimalSchema } from './schemas.ts';
 
+/**
+ * The stats as the stats job keeps them (one row; docs/scaling.md): a request never scans users.
+ * Only before the job's first run (a fresh install) does one request compute them, shared by every
+ * request arriving meanwhile, so the first visitor already sees the real figures. The row is kept
+ * in memory for a few seconds, so anonymous visitors cannot keep the database busy at all.
+ */
+const keepInMemoryMs = 5_000;
+
+const cachedStats = (db: Db, now: () => number) => {
+  let first: Promise<PublicStats> | null = null;
+  let kept: { stats: PublicStats; atMs: number } | null = null;
+  return async (): Promise<PublicStats> => {
+    if (kept !== null && now() - kept.atMs < keepInMemoryMs && now() >= kept.atMs) return kept.stats;
+    const cached = await readStatsCache(db);
+    if (cached !== null) {
+      kept = { stats: { totalClick: cached.totalClick, totalPaticipant: cached.totalPaticipant, totalEarn: cached.totalEarn }, atMs: now() };
+      return kept.stats;
+    }
+    first ??= refreshStatsCache(db, now()).finally(() => {
+      first = null;
+    });
+    return first;
+  };
+};
+
 /** Public calls (no auth). */
 export const publicRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const stats = cachedStats(ctx.db, () => ctx.clock.now());
   app.get(
     '/public/stats',
     {
       schema: {
-        summary: 'Landing-page statistics: total clicks, players and dollars earned',
+        summary: 'Landing-page statistics: total clicks, players and dollars earned (refreshed by a job every STATS_REFRESH_MS)',
         tags: ['public'],
         response: {
           200: { type: 'object', properties: { totalClick: { type: 'integer' }, totalPaticipant: { type: 'integer' }, totalEarn: decimalSchema } },
         },
       },
     },
-    async (): Promise<PublicStats> => {
-      const r = await ctx.db.query<{ clicks: string | number; players: number; earn: string }>(
-        'SELECT COALESCE(sum(total_click), 0) AS clicks, count(*)::int AS players, COALESCE(sum(total_earn), 0) AS earn FROM users',
-      );
-      const row = r.rows[0]!;
-      return { totalClick: Number(row.clicks), totalPaticipant: row.players, totalEarn: toWire(row.earn) };
-    },
+    stats,
   );
 };

@@ -3,7 +3,9 @@ import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
-import { leaderboard, listFriends, maxPageSize, registerReferral } from '../domain/referrals.ts';
+import { leaderboardFromSnapshot } from '../domain/leaderboard.ts';
+import { leaderboardFromRedis } from '../domain/redis-ranks.ts';
+import { listFriends, maxPageSize, registerReferral } from '../domain/referrals.ts';
 import { loadUser, statusOf } from '../domain/users.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
@@ -81,13 +83,19 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     {
       ...auth,
       schema: {
-        summary: 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank',
+        summary: 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks at most 60 s old, docs/scaling.md)',
         tags: ['leaderboard'],
         security,
         querystring: obj(paging),
         response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
       },
     },
-    async (request) => leaderboard(ctx.db, playerOf(request).id, request.query.page, request.query.pageSize),
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const id = playerOf(request).id;
+      // Redis when it is configured and answering; the PostgreSQL snapshot otherwise (docs/scaling.md).
+      const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.db, ctx.redis, id, page, pageSize);
+      return live ?? leaderboardFromSnapshot(ctx.db, id, page, pageSize);
+    },
   );
 };

@@ -76,6 +76,7 @@ export const friendSchema = {
     totalMoney: decimal,
     totalMoneyRef: decimal,
     totalEarn: decimal,
+    earned: decimal,
     waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
   },
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The database goes away under click load (docs/scaling.md "When the database is away"): the real server process runs
+ * The database goes away under click load (docs/faults.md "When the database is away"): the real server process runs
  * on a private PostgreSQL cluster, which is crash-restarted (`-m immediate`) and then stopped for
  * 5 s while three players keep tapping. The process lives, answers 503 with Retry-After and a JSON
  * error, /healthz says unhealthy, the first request after the database is back succeeds, and
@@ -98,7 +98,7 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
       }
     };
     // Passive claims run in transactions, so at any moment some pooled connection is checked out:
-    // a reset must fail its statement, not crash the process (docs/scaling.md "When the database is away").
+    // a reset must fail its statement, not crash the process (docs/faults.md "When the database is away").
     const claimer = async (user: (typeof users)[number]) => {
       const api = apiAs(s, user, at);
       while (!stop) {

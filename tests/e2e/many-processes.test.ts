@@ -1,5 +1,5 @@
 /**
- * Three identical server processes on one PostgreSQL, no flags (docs/scaling.md): each scheduled
+ * Three identical server processes on one PostgreSQL, no flags (docs/faults.md): each scheduled
  * job runs once per period across them, and a broadcast reaches every user once while the sends of
  * all three together stay at or under 30 in any one second (the fake Bot API's clock).
  */

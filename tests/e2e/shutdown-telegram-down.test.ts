@@ -1,5 +1,5 @@
 /**
- * SIGTERM while the Bot API cannot be reached (docs/scaling.md "Stopping"): grammY's bot.stop()
+ * SIGTERM while the Bot API cannot be reached (docs/faults.md "Stopping"): grammY's bot.stop()
  * throws, and still the requests in flight are answered, the database closes and the process
  * exits 0. No request is cut: a click the server took in was answered. A connection still waiting
  * to be accepted when the port closes is reset before the server reads it (a proxy retries it on

@@ -6,6 +6,7 @@ import { signInitData, type TelegramUser } from '../../server/auth/init-data.ts'
 import { manualClock, type ManualClock } from '../../server/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/db.ts';
+import type { RedisHandle } from '../../server/redis.ts';
 import type { OutsideServices } from '../../server/services.ts';
 
 /** Storage suites run on PGlite always, and on PostgreSQL too when DATABASE_URL is set (.ci/run). */
@@ -41,8 +42,15 @@ export const openHarness = async (backend: 'pglite' | 'postgres', services?: Out
 };
 
 /** A second app over the same database and clock (e.g. without outside services). */
-export const harnessOn = async (db: Db, config: Config, clock: ManualClock, services?: OutsideServices, ownsDb = true): Promise<Harness> => {
-  const app = await createApp({ db, config, clock, ...(services !== undefined ? { services } : {}) });
+export const harnessOn = async (
+  db: Db,
+  config: Config,
+  clock: ManualClock,
+  services?: OutsideServices,
+  ownsDb = true,
+  redis?: RedisHandle,
+): Promise<Harness> => {
+  const app = await createApp({ db, config, clock, ...(services !== undefined ? { services } : {}), ...(redis !== undefined ? { redis } : {}) });
   const userOf = (u: number | Partial<TelegramUser>): TelegramUser =>
     typeof u === 'number' ? { id: u, first_name: `User${u}`, username: `user${u}` } : { id: nextId++, first_name: 'Test', ...u };
   const initData = (u: number | Partial<TelegramUser>) => signInitData(botToken, { user: userOf(u) }, clock.now());

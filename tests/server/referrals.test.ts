@@ -4,6 +4,8 @@ import { economy } from '../../engine/economy.ts';
 import { runChannelChecks } from '../../server/domain/channel-rule.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { isChannelMember } from '../../server/services/outside-services.ts';
+import { refreshStatsCache } from '../../server/jobs/stats-cache.ts';
+import { buildRankSnapshot } from '../../server/jobs/rank-snapshot.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, botToken, openHarness, type Harness } from './harness.ts';
 
@@ -64,6 +66,35 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     const again = await refer(b, sa.refcode);
     expect(again.statusCode).toBe(409);
     expect(await ledgerMatchesBalances(h.db, [a, b])).toBe(true);
+  });
+
+  it('keeps Total Bonus (invite bonuses + 5% shares) and each friend’s "+X" (what they earned the referrer) as credits happen', async () => {
+    const a = h.newUserId();
+    const [b, c] = [h.newUserId(), h.newUserId()];
+    const sa = await status(a);
+    for (const f of [b, c]) {
+      await status(f);
+      await refer(f, sa.refcode);
+    }
+    await setBalances(h.db, c, { totalEarn: '99' });
+    await click(c, 5, 'c1');
+    tg.settings.members.set(c, 'member');
+    expect(await channelJob()).toMatchObject({ released: 1 });
+    // c is past $100 and in the channel: +3 to a; then c's Easter egg pays a 5%; b stays pending and earns a nothing.
+    await h.call('POST', '/claim-easter-egg-rw', c);
+    await h.call('POST', '/claim-easter-egg-rw', b);
+    const share = (economy.easterEggRewardMoney * economy.referralSharePercent) / 100;
+    const s = await status(a);
+    expect(s.totalRef).toBe(String(economy.inviteBonusMoney));
+    expect(Number(s.totalMoneyRef)).toBe(2 * share);
+    const friends = (await h.call('GET', '/get-ref-users', a)).json<Page<FriendEntry> & { pending: number }>();
+    expect(friends.pending).toBe(1);
+    const byName = Object.fromEntries(friends.items.map((f) => [f.teleUsername, f]));
+    expect(Number(byName[`user${c}`]!.earned)).toBe(economy.inviteBonusMoney + share);
+    expect(Number(byName[`user${b}`]!.earned)).toBe(share);
+    // The rows' "+X" add up to Total Bonus.
+    expect(friends.items.reduce((t, f) => t + Number(f.earned), 0)).toBe(Number(s.totalRef) + Number(s.totalMoneyRef));
+    expect(await ledgerMatchesBalances(h.db, [a, b, c])).toBe(true);
   });
 
   it('gives +49 for a Premium friend who already has $100, at the first membership check', async () => {
@@ -174,6 +205,8 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
       ids.push(id);
     }
     const me = ids[3]!;
+    // Ranks come from the ranks job's snapshot (docs/scaling.md); tests/server/leaderboard.test.ts covers staleness.
+    await buildRankSnapshot(h.db, h.clock.now());
     const page = (await h.call('GET', '/leaderboard', me)).json<Page<LeaderboardEntry>>();
     expect(page.items).toHaveLength(11);
     expect(page.items[0]).toMatchObject({ id: String(me), rank: 10 });
@@ -184,7 +217,16 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     expect(p2.items[1]!.rank).toBe(11);
   });
 
-  it('serves public stats without auth', async () => {
+  it('serves public stats without auth, from the stats job’s row (computed on the first request of a fresh install)', async () => {
+    const first = await h.call('GET', '/public/stats', null);
+    expect(first.statusCode).toBe(200);
+    expect(first.json<PublicStats>().totalPaticipant).toBeGreaterThan(0);
+    // Later players count from the job's next refresh, not per request.
+    await status(h.newUserId());
+    expect((await h.call('GET', '/public/stats', null)).json<PublicStats>()).toEqual(first.json());
+    await refreshStatsCache(h.db, h.clock.now());
+    // Each process keeps the row in memory for 5 s.
+    h.clock.advance(5_000);
     const r = await h.call('GET', '/public/stats', null);
     expect(r.statusCode).toBe(200);
     const s = r.json<PublicStats>();

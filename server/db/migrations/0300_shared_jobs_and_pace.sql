@@ -1,4 +1,4 @@
--- N identical processes (docs/scaling.md). Each scheduled job's last finished period: a run
+-- N identical processes (docs/faults.md). Each scheduled job's last finished period: a run
 -- locks the job's row (FOR UPDATE SKIP LOCKED), does its work and records the period in the same
 -- transaction, so each period runs once across processes and a killed run leaves nothing behind.
 CREATE TABLE job_schedule (

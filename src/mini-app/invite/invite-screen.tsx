@@ -39,7 +39,8 @@ const FriendsList = () => {
                 <div className="row__sub"><CoinIcon /> {formatMoney(f.totalEarn)}{pending && <span className="invite__pending">pending</span>}</div>
                 {pending && <div className="invite__waits" data-testid="friend-waits">Needs to {waits.map((w) => friendWaitText[w]).join(' and ')}</div>}
               </div>
-              <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.totalMoneyRef)}</strong>
+              {/* What this friend earned the player: the invite bonus and the 5% shares. */}
+              <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.earned)}</strong>
             </div>
           );
         })}
@@ -85,7 +86,7 @@ export const InviteScreen = () => {
       </div>
       <p className="hint invite__note">Note: new users must click at least $100 and subscribe to the channel before the bonus is paid.</p>
       <div className="invite__totals">
-        <div className="card"><span className="hint">Total Bonus</span><strong><MoneyIcon /> {status ? formatMoney(status.totalMoneyRef) : '…'}</strong></div>
+        <div className="card"><span className="hint">Total Bonus</span><strong><MoneyIcon /> {status ? formatMoney(money(status.totalRef).plus(status.totalMoneyRef)) : '…'}</strong></div>
         <div className="card"><span className="hint">Pending Referrals</span><strong>{pendingCount}</strong></div>
       </div>
       <p className="invite__share-note">+{economy.referralSharePercent}% of every claim your friends make</p>

@@ -99,6 +99,8 @@ export const demoFriends = (count = 14): FriendEntry[] =>
     totalMoney: String(1_000 + i * 137),
     totalMoneyRef: (i * 4.5).toFixed(2),
     totalEarn: i % 4 === 3 ? '42.10' : String(250 + i * 1_310),
+    // What the player earned from this friend: the +3 once they pass $100, plus 5% shares.
+    earned: i % 4 === 3 ? '0' : (3 + i * 0.25).toFixed(2),
   }));
 
 export const demoLeaderboard = (me: UserStatus, count = 23): LeaderboardEntry[] => [

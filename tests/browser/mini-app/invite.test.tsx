@@ -23,7 +23,8 @@ describe('invite', () => {
     await findText('+49 for you and your friend');
     await findText('Note: new users must click at least $100');
     await findText('Total Bonus');
-    expect((await find('.invite__totals')).textContent).toContain('312.40');
+    // Total Bonus = invite bonuses (totalRef 21) + 5% shares (totalMoneyRef 312.40).
+    expect((await find('.invite__totals')).textContent).toContain('333.40');
     // Friends 4, 8 and 12 (of 14) have totalEarn 42.10 < $100: pending, counted by the server.
     await vi.waitFor(async () => expect((await find('.invite__totals')).textContent).toContain('Pending Referrals3'));
     await findText('+5% of every claim your friends make');
@@ -33,6 +34,9 @@ describe('invite', () => {
     await mountApp('/invite');
     const list = await find('[data-testid="friends"]');
     expect(list.children).toHaveLength(10);
+    // Each row's "+X" is what the player earned from that friend, not the friend's own referral income.
+    expect(list.children[2]!.querySelector('.invite__friend-bonus')!.textContent).toContain('+3.50');
+    expect(list.children[3]!.querySelector('.invite__friend-bonus')!.textContent).toContain('+0');
     await findText('1 / 2');
     await click(await button('Next ›'));
     await vi.waitFor(() => expect(document.querySelector('[data-testid="friends"]')!.children).toHaveLength(4));

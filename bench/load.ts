@@ -1,0 +1,41 @@
+/** What the server benchmarks share: autocannon's result shape and CPU time from Linux /proc. */
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1_000;
+
+/** utime + stime (ms) of one /proc/<pid>/stat line; USER_HZ = 100 on Linux. */
+const statCpuMs = (stat: string): number => {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
+
+/** CPU time (ms) one process has used so far. */
+export const processCpuMs = (pid: number): number => statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+/** CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc). */
+export const postgresCpuMs = (): number => {
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
+      ms += statCpuMs(stat);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return ms;
+};
+
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+export type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
