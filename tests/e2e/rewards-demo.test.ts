@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, demoPaths, type FriendEntry, type Page as ListPage, type Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
+import { formatMoney } from '../../engine/format.ts';
 import { money } from '../../engine/money.ts';
 import { titleFor } from '../../engine/titles.ts';
 import { demoExchangeUid } from '../../server/dev/demo-stand-ins.ts';
@@ -198,8 +199,15 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
     const bobMoney = money((await b.status()).totalMoney);
     expect(bobMoney.gte(economy.inviteBonusMoney)).toBe(true);
     expect((await (await api()).status()).totalRef).toBe(String(economy.inviteBonusMoney));
+    // Total Bonus is the invite bonus plus the 5% shares (Bob's channel task paid one), and Bob's
+    // row's "+X" is what the inviter earned from him.
+    const mine = await (await api()).status();
+    const totalBonus = money(mine.totalRef).plus(mine.totalMoneyRef);
+    expect(totalBonus.gt(economy.inviteBonusMoney)).toBe(true);
+    expect(money((await friends()).items[0]!.earned).eq(totalBonus)).toBe(true);
     await page.reload();
     await page.getByTestId('friends').getByText('bob_rewards').waitFor();
     expect(await page.getByTestId('friend-waits').count()).toBe(0);
+    await expect.poll(() => page.locator('.card', { hasText: 'Total Bonus' }).textContent()).toContain(formatMoney(totalBonus));
   });
 });
