@@ -49,7 +49,11 @@ const main = async (): Promise<void> => {
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
     app = await createApp({ db, config: runConfig, clock, services, logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
-    await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') });
+    // The assets' compressed forms are made in the background: a request that needs one before it
+    // is ready waits for that one only, and the start does not wait for them all.
+    registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig: publicConfigOf(config), https: publicUrl.startsWith('https://') }).catch(
+      (err: unknown) => console.error('Compressing the client assets failed:', err),
+    );
     // For the proxy and the process manager: up, and the database answers (503 while closing).
     app.get('/healthz', async () => {
       await db.query('SELECT 1');

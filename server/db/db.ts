@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { migrate } from './migrate.ts';
+import { openPgliteDir } from './pglite-template.ts';
 
 /** One result of a query: rows as objects, and the number of rows the statement touched. */
 export interface QueryResult<T> {
@@ -111,10 +112,8 @@ const openPglite = async (dataDir: string, opts: OpenDbOptions): Promise<Db> => 
     dir = resolve(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
-  const lite = await PGlite.create({
-    ...(dir !== undefined ? { dataDir: dir } : {}),
-    parsers: { [numericOid]: keepString, [int8Oid]: parseInt8 },
-  });
+  const parsers = { [numericOid]: keepString, [int8Oid]: parseInt8 };
+  const lite = dir !== undefined ? await openPgliteDir(dir, { parsers }) : await PGlite.create({ parsers });
   type LiteTx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
   const wrap = (q: PGlite | LiteTx): Queryable => ({
     query: async <T>(sql: string, params?: readonly unknown[]) => {
