@@ -108,9 +108,17 @@ type Indexed = { p: Click; i: number }[];
  * batchId of theirs is already stored) go to `retry`; so does the whole part when the statement
  * fails (if it did commit, the next read finds its batchIds and answers them as replays).
  */
-const writePart = async (db: Db, part: Indexed, read: GroupRead, nowMs: number, ctx: GroupContext, retry: (rest: Indexed) => Promise<void>): Promise<void> => {
+const writePart = async (
+  db: Db,
+  part: Indexed,
+  read: GroupRead,
+  nowMs: number,
+  ctx: GroupContext,
+  retry: (rest: Indexed) => Promise<void>,
+  planned?: GroupPlan,
+): Promise<void> => {
   if (part.length === 0) return;
-  let plan = planGroup(read, part.map(({ p }) => p), nowMs);
+  let plan = planned ?? planGroup(read, part.map(({ p }) => p), nowMs);
   const crossing = plan.crossing;
   if (crossing.size > 0) {
     await ctx.locked(part.filter(({ p }) => crossing.has(p.userId)));
@@ -186,10 +194,13 @@ export const applyClicks = async (db: Db, group: readonly Click[], now: () => nu
     if (row !== undefined) cachedRead.rows.set(p.userId, row);
   }
   // Cached players whose taps change their row; an answer with no change needs a fresh row.
-  const probe = planGroup(cachedRead, indexed.filter(({ p }) => cachedRead.rows.has(p.userId)).map(({ p }) => p), nowMs);
+  const cached = indexed.filter(({ p }) => cachedRead.rows.has(p.userId));
+  const probe = planGroup(cachedRead, cached.map(({ p }) => p), nowMs);
   const fastIds = new Set(probe.changed.map((r) => r.id));
+  const fast = cached.filter(({ p }) => fastIds.has(p.userId));
   await Promise.all([
-    writePart(db, indexed.filter(({ p }) => fastIds.has(p.userId)), cachedRead, nowMs, ctx, viaRead),
+    // The probe is the fast part's plan when every cached player's row changes (the usual case).
+    writePart(db, fast, cachedRead, nowMs, ctx, viaRead, fast.length === cached.length ? probe : undefined),
     viaRead(indexed.filter(({ p }) => !fastIds.has(p.userId))),
   ]);
   for (const { p, i } of indexed) cache.set(p.userId, answers[i]!.row);
