@@ -74,8 +74,9 @@ export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: numbe
   return plan;
 };
 
+// A player's answers share their row: nothing changes a row once answered (a plan copies before it mutates).
 const answersOf = (plan: GroupPlan, nowMs: number): ClickAnswer[] =>
-  plan.results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: { ...plan.rows.get(r.userId)! }, nowMs }));
+  plan.results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: plan.rows.get(r.userId)!, nowMs }));
 
 /**
  * The locked path: the group's rows read FOR UPDATE (id order) in one transaction, the rule, the
