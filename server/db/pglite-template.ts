@@ -47,6 +47,7 @@ const saveTemplate = async (lite: PGlite, dataDir: string, template: string): Pr
   // Copied under another name and renamed: a concurrent start never sees half a template.
   const part = `${template}.${process.pid}.part`;
   rmSync(part, { recursive: true, force: true });
-  cpSync(dataDir, part, { recursive: true });
+  // The lock file of the running instance is not part of the data.
+  cpSync(dataDir, part, { recursive: true, filter: (src) => !src.endsWith('postmaster.pid') });
   renameSync(part, template);
 };
