@@ -31,7 +31,7 @@ const env = { SKIP_CLIENT_BUILD: '1', NODE_ENV: 'development' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 try {
   // The first start of this installation: no initdb template yet, so PGlite runs initdb (and saves one).
-  rmSync(pgliteTemplateFile(), { force: true });
+  rmSync(pgliteTemplateFile(), { recursive: true, force: true });
   const firstDir = tempDataDir();
   let t = performance.now();
   const first = await startServer({ dataDir: firstDir, env });
