@@ -46,7 +46,10 @@ export class ClickBatcher {
   ) {
     // PGlite runs on this thread: smaller groups keep the event loop answering between them.
     this.maxGroup = opts.maxGroup ?? (db.kind === 'postgres' ? 1_000 : 250);
-    this.concurrency = opts.concurrency ?? 1;
+    // PostgreSQL: two groups in flight, so one group's commit (a WAL flush) overlaps the next
+X
+    // 50 ms, 1 → 3,446 p99 73 ms. PGlite runs one statement at a time on this thread anyway.
+    this.concurrency = opts.concurrency ?? (db.kind === 'postgres' ? 2 : 1);
   }
 
   submit(userId: number, click: number, batchId: string | null): Promise<ClickAnswer> {
