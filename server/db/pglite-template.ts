@@ -28,9 +28,8 @@ export const pgliteTemplateFile = (): string => {
  * tarball loading) and PGlite opens them as existing ones. Saving is best effort: a failure only
  * costs the next new directory its initdb again.
  */
-export const openPgliteDir = async (dataDir: string, options: PGliteOptions): Promise<PGlite> => {
+export const openPgliteDir = async (dataDir: string, options: PGliteOptions, template = pgliteTemplateFile()): Promise<PGlite> => {
   const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
-  const template = pgliteTemplateFile();
   if (fresh && existsSync(join(template, 'PG_VERSION'))) {
     cpSync(template, dataDir, { recursive: true });
     return PGlite.create({ ...options, dataDir });
