@@ -65,7 +65,11 @@ const main = async (): Promise<void> => {
     const services = createOutsideServices({ db, config: runConfig, clock });
     app = await createApp({ db, config: runConfig, clock, services, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
-    await registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig, https: publicUrl.startsWith('https://') });
+    // The assets' compressed forms are made in the background: a request that needs one before it
+    // is ready waits for that one only, and the start does not wait for them all.
+    registerWeb(app, { distDir: resolve(root, 'dist'), publicConfig, https: publicUrl.startsWith('https://') }).catch(
+      (err: unknown) => console.error('Compressing the client assets failed:', err),
+    );
     if (demo) registerDemoRoutes(app, demo, () => listeningPort(app, config.PORT));
     // For the proxy and the process manager: up, and the database answers (503 while closing).
     app.get('/healthz', async () => {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { storageError } from './errors.ts';
 import { migrate } from './migrate.ts';
+import { openPgliteDir } from './pglite-template.ts';
 
 /** One result of a query: rows as objects, and the number of rows the statement touched. */
 export interface QueryResult<T> {
@@ -134,33 +135,31 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
   };
 };
 
+type LiteTx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+const wrapLite = (q: PGlite | LiteTx): Queryable => ({
+  query: async <T>(sql: string, params?: readonly unknown[]) => {
+    const r = await q.query<T>(sql, params as unknown[] | undefined);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  },
+  exec: async (sql: string) => {
+    await q.exec(sql);
+  },
+});
+const liteDb = (lite: PGlite): Db => ({
+  kind: 'pglite',
+  ...wrapLite(lite),
+  transaction: (fn) => lite.transaction((tx) => fn(wrapLite(tx))),
+  close: () => lite.close(),
+});
+
 const openPglite = async (dataDir: string, opts: OpenDbOptions): Promise<Db> => {
-  let dir: string | undefined;
-  if (opts.inMemory !== true) {
-    dir = resolve(dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-  }
-  const lite = await PGlite.create({
-    ...(dir !== undefined ? { dataDir: dir } : {}),
-    parsers: { [numericOid]: keepString, [int8Oid]: parseInt8 },
-  });
-  type LiteTx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
-  const wrap = (q: PGlite | LiteTx): Queryable => ({
-    query: async <T>(sql: string, params?: readonly unknown[]) => {
-      const r = await q.query<T>(sql, params as unknown[] | undefined);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-    exec: async (sql: string) => {
-      await q.exec(sql);
-    },
-  });
-  const base = wrap(lite);
-  return {
-    kind: 'pglite',
-    ...base,
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
-    close: () => lite.close(),
-  };
+  const parsers = { [numericOid]: keepString, [int8Oid]: parseInt8 };
+  if (opts.inMemory === true) return liteDb(await PGlite.create({ parsers }));
+  const dir = resolve(dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  if (opts.migrate === false) return liteDb(await PGlite.create({ parsers, dataDir: dir }));
+  // A new directory is migrated before the template is taken, so the next new one starts migrated.
+  return liteDb(await openPgliteDir(dir, { parsers }, async (lite) => void (await migrate(liteDb(lite)))));
 };
 
 /** Opens PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR, and applies the migrations. */

@@ -37,8 +37,10 @@ export const migrate = async (db: Db, migrations: Migration[] = listMigrations()
     name TEXT NOT NULL,
     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
   )`);
+  // A start with nothing to apply reads one table, instead of a locked transaction per migration.
+  const present = new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
   const applied: number[] = [];
-  for (const m of migrations) {
+  for (const m of migrations.filter((x) => !present.has(x.version))) {
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);

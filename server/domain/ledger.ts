@@ -2,6 +2,7 @@ import { economy } from '../../engine/economy.ts';
 import { money, roundCents, toWire, type MoneyInput } from '../../engine/money.ts';
 import type { Queryable } from '../db/db.ts';
 import { badRequest } from '../http/errors.ts';
+import { crossesInviteThreshold } from './invite-bonus.ts';
 
 export type Currency = 'DOLLAR' | 'MONEY';
 
@@ -21,6 +22,14 @@ export interface Credit {
 
 const column: Record<Currency, string> = { DOLLAR: 'total_earn', MONEY: 'total_money' };
 
+/**
+ * The one way a ledger row is written: an INSERT of the rows `source` yields as columns
+ * (u, c, a, k, r) = (user id, currency, amount, kind, reference), at time `nowParam` (a `$n`).
+ * appendLedger uses it, and so does the grouped click write (click-sql.ts) inside its statement.
+ */
+export const insertLedgerSql = (source: string, nowParam: string): string =>
+  `INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms) SELECT l.u, l.c, l.a, l.k, l.r, ${nowParam}::bigint FROM ${source}`;
+
 /** Appends ledger rows (one statement); callers change the balance in the same transaction. */
 export const appendLedger = async (
   tx: Queryable,
@@ -29,8 +38,7 @@ export const appendLedger = async (
 ): Promise<void> => {
   if (rows.length === 0) return;
   await tx.query(
-    `INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
-     SELECT u, c, a, k, r, $6 FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::text[], $5::text[]) AS t(u, c, a, k, r)`,
+    insertLedgerSql('unnest($1::bigint[], $2::text[], $3::numeric[], $4::text[], $5::text[]) AS l(u, c, a, k, r)', '$6'),
     [rows.map((r) => r.userId), rows.map((r) => r.currency), rows.map((r) => toWire(r.amount)), rows.map((r) => r.kind), rows.map((r) => r.reference ?? null), nowMs],
   );
 };
@@ -78,13 +86,13 @@ export const creditMoney = async (tx: Queryable, c: Credit): Promise<string> => 
 
 /**
  * Credits dollars to a player (ledger row included), and settles their pending invite bonus when
- * this credit takes their totalEarn to $100. Returns the amount credited.
+ * this credit takes their totalEarn across $100 (invite-bonus.ts). Returns the amount credited.
  */
 export const creditDollars = async (tx: Queryable, c: Credit): Promise<string> => {
   const amount = roundCents(c.amount, 'credit');
   if (amount.isNegative()) throw badRequest('a credit must not be negative');
   const after = await changeBalance(tx, 'DOLLAR', { ...c, amount });
-  if (after !== null && money(after).gte(economy.pendingFriendThresholdDollars)) await settleInviteBonus(tx, c.userId, c.nowMs);
+  if (after !== null && crossesInviteThreshold(money(after).minus(amount), after)) await settleInviteBonus(tx, c.userId, c.nowMs);
   return toWire(amount);
 };
 

@@ -1,0 +1,97 @@
+import type { Queryable } from '../db/db.ts';
+import { insertLedgerSql } from './ledger.ts';
+import type { UserRow } from './users.ts';
+
+/**
+ * A users row with its version: the system column `xmin` (as text), which every UPDATE of the row
+ * by any route changes. A write conditioned on it ("compare-and-swap") applies only to the very
+ * row version the click rule read (docs/storage.md, "Click groups").
+ */
+export type VersionedRow = UserRow & { version: string };
+
+/** One click batch of a group, in arrival order. */
+export interface Click {
+  userId: number;
+  click: number;
+  batchId: string | null;
+}
+
+/** A group's reads: each player's row and the batchIds of this group that player already has. */
+export interface GroupRead {
+  rows: Map<number, VersionedRow>;
+  /** `${userId}:${batchId}` → the first answer's accepted taps. */
+  seen: Map<string, number>;
+}
+
+/** What one group writes: the players' new rows, the new batchIds and the click ledger rows. */
+export interface GroupWrite {
+  /** Changed players: the new values, and `version` still the one the rule read. */
+  changed: VersionedRow[];
+  /** Per changed player, the batchIds of this write (comma-joined: the batchId pattern has no comma). */
+  batchIdsOf: ReadonlyMap<number, readonly string[]>;
+  batches: { userId: number; batchId: string; requested: number; accepted: number }[];
+  ledger: { userId: number; amount: string; reference: string | null }[];
+}
+
+const readSql = (lock: boolean): string =>
+  `SELECT u.*, u.xmin::text AS version,
+          (SELECT json_object_agg(b.batch_id, b.accepted) FROM click_batches b
+           WHERE b.user_id = u.id AND b.batch_id = ANY($2::text[])) AS seen
+   FROM users u WHERE u.id = ANY($1::bigint[]) ORDER BY u.id${lock ? ' FOR UPDATE OF u' : ''}`;
+
+/** Reads the group's players (locked in id order with `lock`) and which of its batchIds they already have. */
+export const readGroup = async (q: Queryable, group: readonly Click[], lock: boolean): Promise<GroupRead> => {
+  const ids = [...new Set(group.map((p) => p.userId))].sort((a, b) => a - b);
+  const batchIds = [...new Set(group.flatMap((p) => (p.batchId === null ? [] : [p.batchId])))];
+  const r = await q.query<VersionedRow & { seen: Record<string, number> | null }>(readSql(lock), [ids, batchIds]);
+  const rows = new Map<number, VersionedRow>();
+  const seen = new Map<string, number>();
+  for (const { seen: prior, ...row } of r.rows) {
+    rows.set(row.id, row);
+    for (const [batchId, accepted] of Object.entries(prior ?? {})) seen.set(`${row.id}:${batchId}`, accepted);
+  }
+  return { rows, seen };
+};
+
+// The one write of a click group. Each changed player's row is updated only where the stored row is
+// still the version the rule read and none of the player's batchIds of this write is stored yet;
+// their batch ids and ledger rows are inserted only for the players updated. Batch ids of players
+// with no row change (every tap refused) are inserted as they are (a duplicate fails the statement).
+const writeSql = `WITH v AS (
+    SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[], $7::xid[], $8::text[])
+      AS v(id, earn, clicks, energy, eat, tc, version, bids)
+  ), upd AS (
+    UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
+    FROM v WHERE u.id = v.id AND u.xmin = v.version
+      AND NOT EXISTS (SELECT 1 FROM click_batches s WHERE s.user_id = v.id AND s.batch_id = ANY(string_to_array(v.bids, ',')))
+    RETURNING u.id, u.xmin::text AS version
+  ), bat AS (
+    INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
+    SELECT b.u, b.id, b.req, b.acc, $9::bigint FROM unnest($10::bigint[], $11::text[], $12::int[], $13::int[]) AS b(u, id, req, acc)
+    WHERE b.u IN (SELECT id FROM upd) OR b.u NOT IN (SELECT id FROM v)
+  ), led AS (
+    ${insertLedgerSql(
+      `(SELECT t.u, 'DOLLAR', t.a, 'click', t.r FROM unnest($14::bigint[], $15::numeric[], $16::text[]) AS t(u, a, r)
+        WHERE t.u IN (SELECT id FROM upd)) AS l(u, c, a, k, r)`,
+      '$9',
+    )}
+  ) SELECT id, version FROM upd`;
+
+/**
+ * Runs the group's write: one statement, autocommitted on the database or in the caller's
+ * transaction. Returns the new version of each player it updated; a changed player missing there
+ * was not written (their row moved since the read, or a batchId of theirs is already stored), and
+ * none of their batch ids or ledger rows was.
+ */
+export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Promise<Map<number, string>> => {
+  const c = w.changed;
+  if (c.length === 0 && w.batches.length === 0) return new Map();
+  const r = await q.query<{ id: number; version: string }>(writeSql, [
+    c.map((r) => r.id), c.map((r) => r.total_earn), c.map((r) => r.total_click), c.map((r) => r.energy), c.map((r) => r.energy_at_ms),
+    c.map((r) => r.tap_clock_ms), c.map((r) => r.version), c.map((r) => w.batchIdsOf.get(r.id)?.join(',') ?? ''),
+    nowMs,
+    w.batches.map((b) => b.userId), w.batches.map((b) => b.batchId), w.batches.map((b) => b.requested), w.batches.map((b) => b.accepted),
+    w.ledger.map((l) => l.userId), w.ledger.map((l) => l.amount), w.ledger.map((l) => l.reference),
+  ]);
+  return new Map(r.rows.map((x) => [Number(x.id), x.version]));
+};
