@@ -13,7 +13,23 @@ export default defineConfig({
   // catalogsPlugin: `*.json?catalog` imports are compiled Lingui catalogs (docs/i18n.md).
   plugins: [react(), catalogsPlugin()],
   worker: { format: 'es' },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rollupOptions: {
+      output: {
+        // Three trees (mini-app, site, console) share modules; left to itself Rolldown splits the
+        // shared ones into many small chunks, each paying gzip's start-up cost. React goes in one
+        // chunk for all three, and the mini-app's own libraries in one of theirs.
+        advancedChunks: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|use-sync-external-store)[\\/]/ },
+            { name: 'game-vendor', test: /node_modules[\\/](@tanstack|@preact|comlink|@twa-dev)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: { '/money/api': apiTarget },
   },
