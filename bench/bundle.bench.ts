@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bundle`: builds the client with Vite's API into bench/out and measures what each
- * route tree downloads before its first render (issue 6 budget: the mini-app's initial JS ≤ 150 KB
+ * route tree downloads before its first render (docs/mini-app.md budget: the mini-app's initial JS ≤ 150 KB
  * gzipped; the public site never loads mini-app code). Writes the `bundle` section of RESULTS.md.
  */
 import { gzipSync } from 'node:zlib';

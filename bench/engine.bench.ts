@@ -1,5 +1,5 @@
 /**
- * The game engine benchmarks (issue 3, item 6), in Node and in headless Chromium (also with 4×
+ * The game engine benchmarks (docs/engine.md), in Node and in headless Chromium (also with 4×
  * CPU throttling through CDP): (a) the 1 s tick with all 21 items at high levels, (b) 1000 taps
  * then a snapshot, (c) the snapshot's size, (d) a comlink round trip against raw postMessage, and
  * the snapshot cadence at 50 taps/s. Writes the `engine` section of bench/RESULTS.md.
@@ -147,7 +147,7 @@ writeSection(
   'engine',
   `## Game engine (\`bench/engine.bench.ts\`)
 
-The engine of issue 3 in Node 20 (in-process, and in a \`worker_threads\` worker through comlink's node adapter) and in headless
+The engine in Node 20 (in-process, and in a \`worker_threads\` worker through comlink's node adapter) and in headless
 Chromium (/usr/bin/chromium, a Vite-built page; the engine micro-benchmarks run in a dedicated worker, the cadence test drives
 the real engine worker whose fetch is the fake API of tests/browser), also with 4× CPU throttling through CDP
 \`Emulation.setCPUThrottlingRate\`.

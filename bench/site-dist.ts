@@ -113,7 +113,7 @@ export const startStaticServer = async (dir?: string): Promise<RunningSite> => {
   };
 };
 
-/** Code the public site must never load (issue 7: "the site loads none of the mini-app's code"). */
+/** Code the public site must never load (docs/site.md: the site loads none of the mini-app's code). */
 const forbiddenSources = /src\/mini-app\/|src\/game\/|src\/telegram\.ts|node_modules\/(comlink|@twa-dev)\//;
 
 export interface SiteBundle {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:taps`: tap feedback on the home screen under a 4× CPU throttle (issue 6: "tap
+ * `npm run bench:taps`: tap feedback on the home screen under a 4× CPU throttle (docs/mini-app.md: "tap
  * feedback stays at 60 fps"). The built client runs in Chromium with the fake API; CDP sends
  * two-finger touches at 10 per second per finger for 6 s while the page records every frame.
  * Reports frame rate, long frames and taps sent against taps the engine posted to /click.

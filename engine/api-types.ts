@@ -1,6 +1,6 @@
 /**
  * Wire types shared by the client and the server (spec §3, §7). Amounts are decimal strings,
- * never JS floats (DESIGN.md). Field names follow the spec, typos included (totalPaticipant).
+ * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
 
 /** The API prefix of every call (spec §7). */

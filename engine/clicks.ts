@@ -2,7 +2,7 @@ import { economy } from './economy.ts';
 import { availableEnergy, clickValue, spendEnergy } from './energy.ts';
 
 /**
- * The human-rate allowance (DESIGN.md): about 20 taps per second since the previous batch plus a
+ * The human-rate allowance (docs/rules.md §4): about 20 taps per second since the previous batch plus a
  * small burst. Kept as a "tap clock" (a virtual time that moves 50 ms per accepted tap) so many
  * small batches cannot each claim the burst, while idle time earns credit for at most
  * humanTapCreditWindowMs (taps that arrive late after a network blip still count).

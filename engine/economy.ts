@@ -1,5 +1,5 @@
 /**
- * The economy table: every constant of spec §3 and §9 (and the server rules of DESIGN.md), each
+ * The economy table: every constant of spec §3 and §9 (and the server rules of docs/rules.md), each
  * number once, with its unit in its name. Client, worker and server all read this one table.
  */
 
@@ -136,7 +136,7 @@ export const roadmap: readonly RoadmapPhase[] = [
   { phase: 8, title: 'Money DAO', date: '3rd Quarter 2025' },
 ];
 
-/** Everything else of §9 and DESIGN.md, one typed table with units in the names. */
+/** Everything else of §9 and docs/rules.md, one typed table with units in the names. */
 export const economy = {
   // Clicking and energy (§9)
   energyPerLevel: 500,
@@ -164,7 +164,7 @@ export const economy = {
   retryBaseMs: 1_000,
   retryMaxMs: 30_000,
 
-  // Server rules (DESIGN.md)
+  // Server rules (docs/rules.md §3–§5, §8)
   offlineRewardCapMs: 3 * 60 * 60 * 1_000,
   humanTapsPerSecond: 20,
   humanTapBurst: 40,
@@ -191,7 +191,7 @@ export const economy = {
   inviteBonusPremiumMoney: 49,
   maxReferralLevel: 14,
 
-  // Welcome reward (DESIGN.md: a documented formula of teleAge, twAge and Premium)
+  // Welcome reward (docs/rules.md §10: a formula of teleAge, twAge and Premium)
   welcomeMoneyPerTelegramDay: 1,
   welcomeMoneyPerTwitterDay: 1,
   welcomePremiumBonusMoney: 500,

@@ -5,7 +5,7 @@ export const maxEnergy = (energyLevel: number): number => economy.energyPerLevel
 
 /**
  * Energy available at `nowMs` from a stored (energy, energyAtMs) pair: +1 per 5 s up to the max
- * (DESIGN.md). Elapsed time before energyAtMs (a clock step back) regenerates nothing.
+ * (docs/rules.md §3). Elapsed time before energyAtMs (a clock step back) regenerates nothing.
  */
 export const availableEnergy = (energy: number, energyAtMs: number, nowMs: number, energyLevel: number): number => {
   const max = maxEnergy(energyLevel);

@@ -21,7 +21,7 @@ export const money = (value: MoneyInput): Money =>
 
 export const zero = money(0);
 
-/** Rounds an amount to the cent: prices round up, credits round down (DESIGN.md). */
+/** Rounds an amount to the cent: prices round up, credits round down (docs/rules.md §2). */
 export const roundCents = (value: MoneyInput, kind: 'price' | 'credit'): Money =>
   money(value).toDecimalPlaces(cents, kind === 'price' ? Money.ROUND_CEIL : Money.ROUND_FLOOR);
 

@@ -7,7 +7,7 @@ export type LevelMap = Readonly<Partial<Record<number | string, number>>>;
 
 export const levelOf = (levels: LevelMap, key: number): number => levels[key] ?? 0;
 
-/** DESIGN.md: passive dollars per second = Σ perClick(k) × level(k) for k = 4..21. */
+/** docs/rules.md §5: passive dollars per second = Σ perClick(k) × level(k) for k = 4..21. */
 export const passivePerSecond = (levels: LevelMap): number => {
   let perSecond = 0;
   for (const key of passiveItemKeys) perSecond += boostCatalogue[key].perClick * levelOf(levels, key);
@@ -16,7 +16,7 @@ export const passivePerSecond = (levels: LevelMap): number => {
 
 /**
  * Passive income accrued between lastClaimedMs and nowMs, capped at 3 h and rounded down to the
- * cent (DESIGN.md). A clock step back accrues nothing.
+ * cent (docs/rules.md §2). A clock step back accrues nothing.
  */
 export const passiveAccrued = (levels: LevelMap, lastClaimedMs: number, nowMs: number): Money => {
   const elapsedMs = Math.min(Math.max(0, nowMs - lastClaimedMs), economy.offlineRewardCapMs);

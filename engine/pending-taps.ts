@@ -3,7 +3,7 @@ import type { IdGenerator, PendingTapsRecord, TapBatch } from './ports.ts';
 /**
  * Taps applied on the device and not yet acknowledged by the server: a count not yet cut into a
  * batch, then a queue of batches in send order. A batch keeps its batchId and seq for life, so a
- * retry is the same request and the server credits it at most once (DESIGN.md).
+ * retry is the same request and the server credits it at most once (docs/rules.md §4).
  */
 export class PendingTaps {
   private unsentTaps = 0;

@@ -41,7 +41,7 @@ export const configSchema = z
     TEST_MODE: envFlag.default(false),
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (used for captcha checks). */
     TRUST_PROXY: envFlag.default(false),
-    // Launch and the public config block (issue 8, server/main.ts and server/web).
+    // Launch and the public config block (server/main.ts and server/web).
     /** The port the site and the API share. */
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     /** The interface to listen on; 0.0.0.0 behind a proxy or in a container. */
@@ -66,7 +66,7 @@ export const configSchema = z
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     /** API workers sharing PORT through node:cluster (server/cluster.ts); more than 1 needs PostgreSQL. */
     WORKERS: z.coerce.number().int().min(1).max(64).default(1),
-    // Outside services, the bot, broadcasts and jobs (issue 5): server/services/outside-config.ts.
+    // Outside services, the bot, broadcasts and jobs: server/services/outside-config.ts.
     ...outsideConfigShape,
     // TON wallet link and the airdrop: server/airdrop/airdrop-config.ts.
     ...airdropConfigShape,

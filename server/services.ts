@@ -1,5 +1,5 @@
 /**
- * Outside services the game rules need (issue 5 implements them in server/services/ on top of
+ * Outside services the game rules need (server/services/ implements them on top of
  * config base URLs). When createApp gets no `services`, every task that needs one fails closed:
  * it is refused and credits nothing.
  */

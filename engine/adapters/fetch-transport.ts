@@ -4,7 +4,7 @@ import { isRetryableStatus, TransportError, type Transport, type UpdateLevelResu
 export interface FetchTransportOptions {
   /** The API base, e.g. `/money/api/v1/airdrop` or `http://127.0.0.1:3000/money/api/v1/airdrop`. */
   apiBase: string;
-  /** Telegram's raw init data, sent as `Authorization` on every call (DESIGN.md). */
+  /** Telegram's raw init data, sent as `Authorization` on every call (docs/rules.md §8). */
   initData: string;
   /** A call that takes longer is abandoned and retried like a network failure. */
   timeoutMs?: number;

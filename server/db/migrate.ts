@@ -10,7 +10,7 @@ export interface Migration {
   sql: string;
 }
 
-/** The migration files NNNN_name.sql in version order (issue 4 uses 0001–0099, others 0100+). */
+/** The migration files NNNN_name.sql in version order (docs/storage.md lists each range). */
 export const listMigrations = (dir: URL = migrationsDir): Migration[] => {
   const seen = new Map<number, string>();
   const out: Migration[] = [];

@@ -100,7 +100,7 @@ export const claimWelcome = async (tx: Queryable, userId: number, nowMs: number)
 };
 
 /**
- * DESIGN.md "X account age": a player who connects X after the welcome claim gets the welcome
+ * docs/rules.md §10 (X account age): a player who connects X after the welcome claim gets the welcome
  * reward's X part then, once, through the ledger with the referrer's 5 % (kind 'welcome'). Call it
  * in the transaction that sets tw_age. Returns the amount paid ('0' when nothing is due).
  */

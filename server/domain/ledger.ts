@@ -97,7 +97,7 @@ export const creditDollars = async (tx: Queryable, c: Credit): Promise<string> =
 };
 
 /**
- * The one place the +3/+49 invite bonus is paid (DESIGN.md, §9): it stays pending until the
+ * The one place the +3/+49 invite bonus is paid (docs/rules.md §9): it stays pending until the
  * friend's totalEarn reaches $100 AND the friend is a member of the channel (is_member, set by
  * the membership check in channel-rule.ts); then both sides get it (the referrer's share also
  * counts in totalRef). Called when either condition may have become true. The first call at $100

@@ -6,7 +6,7 @@ import { jobRoutes } from './outside-jobs.ts';
 import { xRoutes } from './outside-x.ts';
 
 /**
- * The outside-services routes (issue 5): ads and the Adsgram callback, X OAuth, broadcasts and the
+ * The outside-services routes (docs/outside-services.md): ads and the Adsgram callback, X OAuth, broadcasts and the
  * bot webhook, the test cron. createApp registers this under apiPrefix with the RouteContext.
  */
 export const outsideRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {

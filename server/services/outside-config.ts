@@ -1,5 +1,5 @@
 /**
- * Config of the outside services (issue 5), spread into the server's one schema in config.ts.
+ * Config of the outside services (docs/outside-services.md), spread into the server's one schema in config.ts.
  * Every credential defaults to empty so the app starts without it; a service whose credential is
  * empty refuses with a clear error (fail closed). Defaults derived from other keys (PUBLIC_URL,
  * CHANNEL_URL, BOT_TOKEN) are computed by the helpers below, not here.

@@ -13,7 +13,7 @@ import { OutsideServiceError } from './http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from './outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';
 
-/** DESIGN.md: the OAuth state lives 10 minutes. */
+/** docs/rules.md §12: the OAuth state lives 10 minutes. */
 export const xStateTtlMs = 10 * 60 * 1000;
 
 export const xOptions = (c: OutsideConfig): XOAuthOptions => ({

@@ -1,5 +1,5 @@
 /**
- * Security headers per path (issue 7 §4, issue 8). Two policies, because the two route trees live
+ * Security headers per path (docs/decisions/launch.md). Two policies, because the two route trees live
  * under different paths: the mini-app under /app may be framed by Telegram's web clients and loads
  * the Telegram, Adsgram and Turnstile origins; the public pages load nothing but our own origin and
  * may not be framed at all. API answers get a deny-all policy (they are JSON, never documents).

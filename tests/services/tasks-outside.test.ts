@@ -5,7 +5,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins
 import { startFakeTurnstile, type FakeTurnstile } from '../../server/dev/stand-ins/fake-turnstile.ts';
 import { backends, botToken, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
 
-/** /check-task and /claim-task (issue 4's routes) through the real services and real HTTP to fakes. */
+/** /check-task and /claim-task (§7's routes) through the real services and real HTTP to fakes. */
 const onusTask = 21;
 const bingxTask = 22;
 const boostTask = 7;

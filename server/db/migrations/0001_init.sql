@@ -1,4 +1,4 @@
--- Issue 4: the game's authoritative state. Amounts are NUMERIC (exact); times are epoch
+-- The game's authoritative state (docs/storage.md). Amounts are NUMERIC (exact); times are epoch
 -- milliseconds (BIGINT) taken from the server's injected clock, so tests can step time.
 
 -- One row per player. Balances, levels and energy live on the row on purpose: a click batch,

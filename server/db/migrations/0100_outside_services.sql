@@ -1,4 +1,4 @@
--- Issue 5: outside services. Times are epoch milliseconds from the server's injected clock,
+-- Outside services (docs/outside-services.md). Times are epoch milliseconds from the server's injected clock,
 -- like 0001_init.sql.
 
 -- Turnstile tokens already presented: a token counts once, whatever siteverify says later.

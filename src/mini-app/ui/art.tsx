@@ -1,4 +1,4 @@
-/** Art made for MONEY lives in public/art/ (issue 6 art engineer); one helper names the files. */
+/** Art made for MONEY lives in public/art/ (docs/art.md); one helper names the files. */
 export const art = (name: string): string => `/art/${name}.svg`;
 
 /** The MONEY token icon next to token amounts. */
