@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/db.ts';
-import { createPacer, paceHeadroom } from './pacer.ts';
+import { createPacer, paceHeadroom, paceWindowSlackMs } from './pacer.ts';
 
 /**
  * Pacers over a real (in-memory) database whose sleeps do not wait: a sleep moves every stored
@@ -56,8 +56,10 @@ describe('shared pacer', () => {
         times.push(sim.now());
       }
     expect(busiest(times, 1_000)).toBeLessThanOrEqual(3);
-    // …and not needlessly slower: 12 sends at 3/s (with the headroom) take about 11 slots.
-    expect(times.at(-1)! - times[0]!).toBeLessThan(11 * (1000 / 3) * paceHeadroom + 200);
+    // …and not needlessly slower: 12 sends at 3/s take three full windows (3 slots and the slack
+    // each) and two more slots.
+    const slotMs = (1000 / 3) * paceHeadroom;
+    expect(times.at(-1)! - times[0]!).toBeLessThan(3 * (3 * slotMs + paceWindowSlackMs) + 2 * slotMs + 200);
   });
 
   it('a lane that overslept waits instead of bunching up with punctual ones', async () => {

@@ -32,11 +32,16 @@ const migrationLockKey = 4_242_001;
 
 /** Applies, in order and each in its own transaction, the migrations not yet recorded. */
 export const migrate = async (db: Db, migrations: Migration[] = listMigrations()): Promise<number[]> => {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`);
+  // Under the same lock: two processes starting on a new database would otherwise race in
+  // CREATE TABLE IF NOT EXISTS (PostgreSQL then refuses the second with a duplicate pg_type row).
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    )`);
+  });
   // A start with nothing to apply reads one table, instead of a locked transaction per migration.
   const present = new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
   const applied: number[] = [];
