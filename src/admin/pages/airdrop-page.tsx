@@ -66,10 +66,16 @@ const AirdropPage = () => {
         ) : (
           <p>No snapshot yet.</p>
         )}
-        <div className="inline-form">
-          <input type="number" min={1} aria-label="Round" placeholder={nextRound} value={round} onChange={(e) => setRound(e.target.value)} />
-          <input type="datetime-local" aria-label="Claims open (UTC)" value={startFrom} onChange={(e) => setStartFrom(e.target.value)} />
-          <input type="datetime-local" aria-label="Claims close (UTC)" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} />
+        <div className="inline-form inline-form--fields">
+          <label className="field"><span className="field__label">Round</span>
+            <input type="number" min={1} aria-label="Round" placeholder={nextRound} value={round} onChange={(e) => setRound(e.target.value)} />
+          </label>
+          <label className="field"><span className="field__label">Claims open (UTC)</span>
+            <input type="datetime-local" aria-label="Claims open (UTC)" value={startFrom} onChange={(e) => setStartFrom(e.target.value)} />
+          </label>
+          <label className="field"><span className="field__label">Claims close (UTC)</span>
+            <input type="datetime-local" aria-label="Claims close (UTC)" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} />
+          </label>
           <button type="button" className="btn" disabled={!startFrom || !expireAt} onClick={() => void snapshot()}>Take snapshot</button>
         </div>
         {error && <p className="error" role="alert">{error}</p>}
