@@ -4,6 +4,7 @@
  * table on every /tasks call, so players see a change at their next list (well within a minute).
  * An edited task is marked, and the seed file no longer overwrites it at start.
  */
+import type { TaskRow } from '../domain/task-model.ts';
 import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
 import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';
@@ -68,17 +69,8 @@ export const parseTaskInput = (raw: unknown): TaskInput => {
   return { type: type as TaskType, handleType: handleType as TaskHandleType | null, title, image, desc, link, reward: toWire(reward), isDaily, needsCaptcha, active };
 };
 
-interface Row {
-  id: number;
-  type: TaskType;
-  handle_type: TaskHandleType | null;
-  title: string;
-  image: string;
-  description: string;
-  link: string;
-  reward: string;
-  is_daily: boolean;
-  needs_captcha: boolean;
+/** The tasks row as the console reads it: the players' columns, and what only the console edits. */
+interface Row extends TaskRow {
   active: boolean;
   sort_order: number;
 }
