@@ -58,6 +58,9 @@ const main = async (): Promise<void> => {
   const baseConfig: Config = { ...(demo?.config ?? config), BOT_TOKEN: bot.token };
   const runConfig: Config = bot.development ? withDevAdmin(baseConfig) : baseConfig;
   const db: Db = await openDb(config);
+  // The jobs' long statements (a rank rebuild over every player) run on a small pool of their own,
+  // bounded at 10 minutes instead of the request paths' 5 s (docs/faults.md); PGlite is one connection.
+  const jobsDb: Db | undefined = config.DATABASE_URL !== undefined ? await openDb(config, { queryTimeoutMs: 600_000, poolSize: 3, migrate: false }) : undefined;
   // Optional; a Redis fault never stops the server (server/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
@@ -82,19 +85,20 @@ const main = async (): Promise<void> => {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await db.close().catch(() => {});
+    await jobsDb?.close().catch(() => {});
     await demo?.close();
     await redis?.close();
     throw err;
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}) });
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}), ...(jobsDb !== undefined ? { jobsDb } : {}) });
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
     { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },
-    { name: 'database', timeoutMs: 3_000, run: () => db.close() },
+    { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close()])) },
     ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
   ]);

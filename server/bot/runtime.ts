@@ -27,6 +27,11 @@ export interface BackgroundDeps {
   realBot: boolean;
   /** False in all API workers but one: Telegram allows one long-polling client (default true). */
   pollUpdates?: boolean;
+  /**
+   * The scheduled jobs' database, without the request paths' statement timeout (a rank rebuild
+   * reads every player); the request pool `db` when absent (PGlite, tests).
+   */
+  jobsDb?: Db;
   /** REDIS_URL's connection, for the ranks job. */
   redis?: RedisHandle;
   log?: (message: string) => void;
@@ -107,10 +112,10 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
       : null;
   const jobs: JobsHandle | null = config.JOBS_ENABLED
     ? startJobs({
-        db: deps.db,
+        db: deps.jobsDb ?? deps.db,
         clock: deps.clock,
         jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }),
-        selfCoordinated: selfCoordinatedJobs({ db: deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
+        selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
         log,
       })
     : null;

@@ -38,7 +38,11 @@ export interface OpenDbOptions {
   migrate?: boolean;
   /** Pool size for PostgreSQL (default 10). */
   poolSize?: number;
-  /** PostgreSQL: the longest a statement may run before it fails as unavailable (default 5 s). */
+  /**
+   * PostgreSQL: the longest a statement may run before it fails as unavailable (default 5 s, the
+   * request paths' bound). 0 means none: migrations and the jobs' long statements (a rank rebuild
+   * over every player) run on such a pool.
+   */
   queryTimeoutMs?: number;
   /** PostgreSQL: the longest a caller waits for a connection, free or new (default 1 s). */
   connectTimeoutMs?: number;
@@ -78,8 +82,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
     // connectTimeoutMs; a statement ends server-side at queryTimeoutMs, and the client stops
     // waiting shortly after even when the server never answers (a dead link).
     connectionTimeoutMillis: opts.connectTimeoutMs ?? dbTimeoutDefaults.connectTimeoutMs,
-    statement_timeout: queryTimeoutMs,
-    query_timeout: queryTimeoutMs + 1_000,
+    ...(queryTimeoutMs > 0 ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + 1_000 } : {}),
     keepAlive: true,
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -164,14 +167,27 @@ const openPglite = async (dataDir: string, opts: OpenDbOptions): Promise<Db> => 
 
 /** Opens PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR, and applies the migrations. */
 export const openDb = async (config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, opts: OpenDbOptions = {}): Promise<Db> => {
-  const db = config.DATABASE_URL !== undefined ? await openPostgres(config.DATABASE_URL, opts) : await openPglite(config.DATA_DIR, opts);
+  if (config.DATABASE_URL === undefined) {
+    const db = await openPglite(config.DATA_DIR, opts);
+    if (opts.migrate !== false) {
+      try {
+        await migrate(db);
+      } catch (err) {
+        await db.close();
+        throw err;
+      }
+    }
+    return db;
+  }
   if (opts.migrate !== false) {
+    // Migrations on a pool of their own without the request paths' statement timeout: an index
+    // built over a million players takes longer than a request may.
+    const migrating = await openPostgres(config.DATABASE_URL, { ...opts, queryTimeoutMs: 0, poolSize: 1 });
     try {
-      await migrate(db);
-    } catch (err) {
-      await db.close();
-      throw err;
+      await migrate(migrating);
+    } finally {
+      await migrating.close();
     }
   }
-  return db;
+  return openPostgres(config.DATABASE_URL, opts);
 };
