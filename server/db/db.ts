@@ -32,6 +32,8 @@ export interface Db extends Queryable {
 export interface OpenDbOptions {
   /** PostgreSQL only: a schema to create (if missing) and put first on the search_path (test isolation). */
   schema?: string;
+  /** PostgreSQL only: close leaves a test schema (t_…) in place (the migrations' own pool). */
+  keepSchema?: boolean;
   /** PGlite only: run in memory instead of DATA_DIR (tests). */
   inMemory?: boolean;
   /** Apply the migrations of server/db/migrations (default true). */
@@ -132,7 +134,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
       }
     },
     close: async () => {
-      if (schema !== undefined && schema.startsWith('t_')) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      if (schema !== undefined && schema.startsWith('t_') && opts.keepSchema !== true) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
       await pool.end();
     },
   };
@@ -182,7 +184,7 @@ export const openDb = async (config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, 
   if (opts.migrate !== false) {
     // Migrations on a pool of their own without the request paths' statement timeout: an index
     // built over a million players takes longer than a request may.
-    const migrating = await openPostgres(config.DATABASE_URL, { ...opts, queryTimeoutMs: 0, poolSize: 1 });
+    const migrating = await openPostgres(config.DATABASE_URL, { ...opts, queryTimeoutMs: 0, poolSize: 1, keepSchema: true });
     try {
       await migrate(migrating);
     } finally {
