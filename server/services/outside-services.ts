@@ -64,37 +64,31 @@ export const verifyCaptchaOnce = async (
   }
 };
 
-/** getUserChatBoosts for the configured channel: how many active boosts the user has there. */
-export const countBoosts = async (config: OutsideConfig, telegramUserId: string): Promise<number> => {
+/** One Bot API call about a user in the configured channel, with its refusals and faults typed. */
+const inChannel = async <T>(config: OutsideConfig, telegramUserId: string, call: (api: Api, chat: string, userId: number) => Promise<T>): Promise<T> => {
   const chat = boostChannelId(config);
   if (!config.BOT_TOKEN || !chat) throw new OutsideServiceError('telegram', 'unconfigured', 'missing BOT_TOKEN or BOOST_CHANNEL_ID');
   const userId = Number(telegramUserId);
   if (!Number.isSafeInteger(userId) || userId <= 0) throw new OutsideServiceError('telegram', 'refused', 'bad user id');
   const api = new Api(config.BOT_TOKEN, { apiRoot: config.BOT_API_ROOT, timeoutSeconds: Math.ceil(config.OUTSIDE_TIMEOUT_MS / 1000) });
   try {
-    const answer = await api.getUserChatBoosts(chat, userId);
-    return answer.boosts.length;
+    return await call(api, chat, userId);
   } catch (err) {
     if (err instanceof GrammyError) throw new OutsideServiceError('telegram', 'refused', `${err.error_code} ${err.description}`);
     throw new OutsideServiceError('telegram', 'unreachable', err instanceof Error ? err.message : String(err));
   }
 };
 
+/** getUserChatBoosts for the configured channel: how many active boosts the user has there. */
+export const countBoosts = (config: OutsideConfig, telegramUserId: string): Promise<number> =>
+  inChannel(config, telegramUserId, async (api, chat, userId) => (await api.getUserChatBoosts(chat, userId)).boosts.length);
+
 /** getChatMember in the configured channel: is the user a member now (§9's channel rule)? */
-export const isChannelMember = async (config: OutsideConfig, telegramUserId: string): Promise<boolean> => {
-  const chat = boostChannelId(config);
-  if (!config.BOT_TOKEN || !chat) throw new OutsideServiceError('telegram', 'unconfigured', 'missing BOT_TOKEN or BOOST_CHANNEL_ID');
-  const userId = Number(telegramUserId);
-  if (!Number.isSafeInteger(userId) || userId <= 0) throw new OutsideServiceError('telegram', 'refused', 'bad user id');
-  const api = new Api(config.BOT_TOKEN, { apiRoot: config.BOT_API_ROOT, timeoutSeconds: Math.ceil(config.OUTSIDE_TIMEOUT_MS / 1000) });
-  try {
+export const isChannelMember = (config: OutsideConfig, telegramUserId: string): Promise<boolean> =>
+  inChannel(config, telegramUserId, async (api, chat, userId) => {
     const m = await api.getChatMember(chat, userId);
     return m.status === 'creator' || m.status === 'administrator' || m.status === 'member' || (m.status === 'restricted' && m.is_member);
-  } catch (err) {
-    if (err instanceof GrammyError) throw new OutsideServiceError('telegram', 'refused', `${err.error_code} ${err.description}`);
-    throw new OutsideServiceError('telegram', 'unreachable', err instanceof Error ? err.message : String(err));
-  }
-};
+  });
 
 export const createOutsideServices = (deps: OutsideServicesDeps): OutsideServices => {
   const log = deps.log ?? ((m: string) => console.warn(m));
