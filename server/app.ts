@@ -15,6 +15,7 @@ import type { RouteContext } from './route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { gameRoutes } from './routes/game.ts';
+import { languageRoutes } from './routes/language.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { outsideRoutes } from './routes/outside.ts';
 import { publicRoutes } from './routes/public.ts';
@@ -86,6 +87,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(
     async (api) => {
       await api.register(statusRoutes, ctx);
+      await api.register(languageRoutes, ctx);
       await api.register(gameRoutes, ctx);
       await api.register(referralRoutes, ctx);
       await api.register(taskRoutes, ctx);

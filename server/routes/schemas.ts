@@ -48,6 +48,7 @@ export const userStatusSchema = {
     boostChannelCnt: { type: 'integer' },
     serverTime: { type: 'integer' },
     isFrozen: { type: 'boolean' },
+    language: { ...nullableString, description: 'The locale chosen on the profile card (POST /language), null until chosen' },
   },
 } as const;
 
