@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Task } from '../../../engine/api-types.ts';
@@ -36,7 +37,10 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
   </div>
 );
 
-export const DoneMark = () => <span className="task__done" aria-label="Done">✓</span>;
+export const DoneMark = () => {
+  const { _ } = useLingui();
+  return <span className="task__done" aria-label={_('app.ui.done')}>✓</span>;
+};
 
 /**
  * One task of the Social or Invite list (§2, §4, §5): external links open first and claim on the
@@ -45,6 +49,7 @@ export const DoneMark = () => <span className="task__done" aria-label="Done">✓
  */
 export const TaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
+  const { _ } = useLingui();
   const navigate = useNavigate();
   const status = useStatus().data;
   const claim = useClaimTask();
@@ -96,16 +101,16 @@ export const TaskRow = ({ task }: { task: Task }) => {
     return claimWithCaptcha();
   };
 
-  const label = task.handleType === 'REF'
-    ? refSatisfied(task, status?.inviteCnt ?? 0) ? 'Claim' : 'Invite'
-    : task.handleType === 'BOOST' ? 'Boost'
-    : isExternalLinkTask(task) && !opened ? 'Start' : 'Claim';
+  const action = task.handleType === 'REF'
+    ? refSatisfied(task, status?.inviteCnt ?? 0) ? 'claim' : 'invite'
+    : task.handleType === 'BOOST' ? 'boost'
+    : isExternalLinkTask(task) && !opened ? 'start' : 'claim';
   const sub = task.handleType === 'BOOST'
     ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
     : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
   return (
-    <TaskShell task={task} sub={sub} extra={captcha.widget(label === 'Claim')}>
-      <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : label}</button>
+    <TaskShell task={task} sub={sub} extra={captcha.widget(action === 'claim')}>
+      <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : _(`app.task.${action}`)}</button>
     </TaskShell>
   );
 };

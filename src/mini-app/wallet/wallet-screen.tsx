@@ -1,8 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { economy } from '../../../engine/economy.ts';
+import { formatCount } from '../../../engine/i18n/format.ts';
 import { setPredictWallet } from '../api/calls.ts';
 import { keys, useApi, useStatus } from '../api/queries.ts';
+import { appLocale } from '../locale.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { WalletMock } from './wallet-mock.tsx';
@@ -24,6 +27,9 @@ const showMock = () => {
   }
 };
 
+/** The prize inside the forecast line: the MONEY icon, then the amount. */
+const Prize = ({ children }: { children?: ReactNode }) => <strong><MoneyIcon /> {children}</strong>;
+
 /** The forecast states of §4: unknown (button hidden), not submitted, submitted. */
 export type ForecastState = 'unknown' | 'open' | 'submitted';
 export const forecastState = (preWlComing: number | undefined | null): ForecastState =>
@@ -36,6 +42,7 @@ export const WalletScreen = () => {
   const queryClient = useQueryClient();
   const [days, setDays] = useState('');
   const [busy, setBusy] = useState(false);
+  const { _ } = useLingui();
   if (showMock()) return <WalletMock />;
   if (status.isPending) return <Skeleton count={3} height={80} />;
   const preWlComing = status.data?.preWlComing;
@@ -55,7 +62,7 @@ export const WalletScreen = () => {
   return (
     <div className="wallet">
       <img className="wallet__art" src={art('money-token')} alt="" />
-      <h1 className="h1">Wallet is coming in</h1>
+      <h1 className="h1">{_('app.wallet.comingIn')}</h1>
       <div className="wallet__days">
         {state === 'submitted' ? (
           <strong className="wallet__number" data-testid="forecast">{preWlComing}</strong>
@@ -64,22 +71,22 @@ export const WalletScreen = () => {
             className="wallet__input"
             type="text"
             inputMode="numeric"
-            aria-label="Days"
+            aria-label={_('app.wallet.daysLabel')}
             value={days}
             disabled={state === 'unknown'}
             onChange={(e) => setDays(e.target.value.replace(/\D/g, ''))}
           />
         )}
-        <span className="wallet__word">days</span>
+        <span className="wallet__word">{_('app.wallet.days')}</span>
       </div>
       <p className="wallet__text">
         {state === 'submitted'
-          ? 'You have submitted your forecast. Now wait for your prizes!'
-          : <>Guess right and earn <strong><MoneyIcon /> {economy.forecastPrizeMoney.toLocaleString('en-US')} MONEY</strong>. You can submit only once.</>}
+          ? _('app.wallet.submitted')
+          : <Trans id="app.wallet.guess" values={{ amount: formatCount(appLocale(), economy.forecastPrizeMoney) }} components={{ 0: <Prize /> }} />}
       </p>
       {state !== 'unknown' && (
         <button className="btn btn--block" disabled={state === 'submitted' || busy} onClick={() => void submit()}>
-          {state === 'submitted' ? 'submitted' : 'submit'}
+          {state === 'submitted' ? _('app.wallet.submittedButton') : _('app.wallet.submit')}
         </button>
       )}
       <Suspense fallback={null}>

@@ -1,3 +1,4 @@
+import { I18nProvider } from '@lingui/react';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -10,6 +11,7 @@ import { Engine } from '../../../engine/engine.ts';
 import type { GameActions } from '../../../engine/snapshot.ts';
 import * as signals from '../../../src/game/signals.ts';
 import { applySnapshot } from '../../../src/game/bridge.ts';
+import { activateLocale, i18n } from '../../../src/i18n/i18n.ts';
 import { createApiClient } from '../../../src/mini-app/api/client.ts';
 import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
 import { routes } from '../../../src/mini-app/routes.tsx';
@@ -34,10 +36,13 @@ let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
 
 /**
  * Mounts the mini-app's real route table at `path`, over the real game engine (in the page, not a
- * worker) and the real API client, both talking to the fake HTTP API.
+ * worker) and the real API client, both talking to the fake HTTP API. The app starts in English,
+ * as app.tsx does for a player whose Telegram language is English; the shell then switches to
+ * `status.language` when the player chose one (docs/i18n.md).
  */
 export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Promise<Mounted> => {
   await cleanup();
+  await activateLocale('en', ['app']);
   const state = createFakeState(over);
   const fetch = fakeFetch(state) as typeof globalThis.fetch;
   const initData = 'query_id=test&user=%7B%22id%22%3A5001%7D&auth_date=1&hash=abc';
@@ -58,9 +63,11 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
   const root = createRoot(host);
   await act(async () => {
     root.render(
-      <Providers api={api} game={engine} queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
-      </Providers>,
+      <I18nProvider i18n={i18n}>
+        <Providers api={api} game={engine} queryClient={createQueryClient()}>
+          <RouterProvider router={router} />
+        </Providers>
+      </I18nProvider>,
     );
   });
   current = { root, host, engine };
