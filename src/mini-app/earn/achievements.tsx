@@ -28,7 +28,7 @@ const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof 
         <div className="row__main">
           <div className="row__title">{task.title}</div>
           <div className="row__sub">{task.desc || _('app.achievement.taps', { count: formatCount(appLocale(), Number(task.link)) })}</div>
-          <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}</div>
+          <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi></div>
         </div>
         {state === 'claimed' && <span className="task__done" aria-label={_('app.ui.claimed')}>✓</span>}
         {state === 'unlocked' && (

@@ -29,7 +29,7 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
       <TaskImage className="task__img" image={task.image} />
       <div className="row__main">
         <div className="row__title">{task.title}</div>
-        <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}{sub}</div>
+        <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi>{sub}</div>
       </div>
       {children}
     </div>
@@ -106,8 +106,8 @@ export const TaskRow = ({ task }: { task: Task }) => {
     : task.handleType === 'BOOST' ? 'boost'
     : isExternalLinkTask(task) && !opened ? 'start' : 'claim';
   const sub = task.handleType === 'BOOST'
-    ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
-    : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
+    ? <span className="task__count"> · <bdi>{task.numberOfDone} / {economy.boostTaskTarget}</bdi></span>
+    : task.handleType === 'REF' ? <span className="task__count"> · <bdi>{status?.inviteCnt ?? 0} / {task.link}</bdi></span> : undefined;
   return (
     <TaskShell task={task} sub={sub} extra={captcha.widget(action === 'claim')}>
       <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : _(`app.task.${action}`)}</button>

@@ -26,7 +26,7 @@ export const ProfileCard = ({ status, onClose }: { status: UserStatus; onClose: 
         </div>
         <p className="hint"><Trans id="app.profile.refcode" values={{ code: status.refcode }} components={{ 0: <strong /> }} /></p>
         {status.twUsername ? (
-          <p className="profile__x"><Icon name="icon-x" size={16} /> @{status.twUsername}</p>
+          <p className="profile__x"><Icon name="icon-x" size={16} /> <bdi>@{status.twUsername}</bdi></p>
         ) : (
           <ConnectX />
         )}

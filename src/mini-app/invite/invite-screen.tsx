@@ -43,7 +43,7 @@ const FriendsList = () => {
                 {pending && <div className="invite__waits" data-testid="friend-waits">{_(friendWaitId(waits), { dollars: economy.pendingFriendThresholdDollars })}</div>}
               </div>
               {/* What this friend earned the player: the invite bonus and the 5% shares. */}
-              <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.earned)}</strong>
+              <strong className="invite__friend-bonus"><MoneyIcon /> <bdi>+{formatMoney(f.earned)}</bdi></strong>
             </div>
           );
         })}

@@ -43,7 +43,7 @@ export const LeaderboardScreen = () => {
                   <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
                   <div className="row__main">
                     <div className="row__title">{entry.teleUsername}{mine && <span className="board__you">{_('app.board.you')}</span>}</div>
-                    {entry.twUsername && <div className="row__sub"><Icon name="icon-x" size={12} />@{entry.twUsername}</div>}
+                    {entry.twUsername && <div className="row__sub"><Icon name="icon-x" size={12} /><bdi>@{entry.twUsername}</bdi></div>}
                   </div>
                   <strong className="board__score"><MoneyIcon /> {formatMoney(entry.totalMoney)}</strong>
                 </li>

@@ -9,7 +9,7 @@ export const Pager = ({ page, total, onPage }: { page: number; total: number; on
   return (
     <nav className="pager" aria-label={_('app.ui.pages')}>
       <button className="btn btn--small btn--ghost" disabled={page <= 1} onClick={() => onPage(page - 1)}>{_('app.ui.prev')}</button>
-      <span className="hint">{page} / {pages}</span>
+      <bdi className="hint">{page} / {pages}</bdi>
       <button className="btn btn--small btn--ghost" disabled={page >= pages} onClick={() => onPage(page + 1)}>{_('app.ui.next')}</button>
     </nav>
   );
