@@ -10,7 +10,7 @@ import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
-import type { EngineSnapshot, GameActions } from './snapshot.ts';
+import type { EngineSnapshot, EngineActions } from './snapshot.ts';
 
 export interface EngineDeps {
   clock: Clock;
@@ -28,7 +28,7 @@ export interface EngineDeps {
  * the server. Taps go out through the Outbox; snapshots through the SnapshotPublisher. It runs
  * over injected time and transport, so tests step it without sleeping.
  */
-export class Engine implements GameActions {
+export class Engine implements EngineActions {
   private readonly timers: NamedTimers;
   private readonly lane = serialLane();
   private readonly outbox: Outbox;

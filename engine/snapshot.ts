@@ -39,7 +39,7 @@ export interface EngineSnapshot {
 }
 
 /** The calls the UI makes on the engine (through comlink in the browser). */
-export interface GameActions {
+export interface EngineActions {
   /** Applies `count` taps at once (multi-touch may send several). Returns how many were applied. */
   tap(count: number): Promise<number> | number;
   /** Claims offline income, then buys one level of a boost key. Resolves with the server's message. */

@@ -9,7 +9,7 @@ import { claimAdsReward, startWatchAds } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
 import { chooseBlockId, loadAdsgram, showAd, toBase64 } from '../ads/adsgram.ts';
 import { isDemo } from '../demo.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
@@ -24,7 +24,7 @@ type AdPopup = 'reward' | 'skip' | null;
  */
 export const AdsRow = ({ task }: { task: Task }) => {
   const api = useApi();
-  const game = useGame();
+  const engine = useEngine();
   const queryClient = useQueryClient();
   const [popup, setPopup] = useState<AdPopup>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +49,7 @@ export const AdsRow = ({ task }: { task: Task }) => {
       setPopup('reward');
       void queryClient.invalidateQueries({ queryKey: ['tasks'] });
       void queryClient.invalidateQueries({ queryKey: keys.status });
-      void Promise.resolve(game.refresh()).catch(() => undefined);
+      void Promise.resolve(engine.refresh()).catch(() => undefined);
     } catch {
       fail();
     } finally {

@@ -3,7 +3,7 @@ import type { ClaimTaskPayload, Task } from '../../../engine/api-types.ts';
 import { haptic } from '../../telegram.ts';
 import { claimTask } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { claimFailureMessage } from './task-rules.ts';
 
@@ -13,7 +13,7 @@ import { claimFailureMessage } from './task-rules.ts';
  */
 export const useClaimTask = () => {
   const api = useApi();
-  const game = useGame();
+  const engine = useEngine();
   const queryClient = useQueryClient();
   return async (task: Task, body: Partial<ClaimTaskPayload> = {}, achievement = false): Promise<boolean> => {
     try {
@@ -22,7 +22,7 @@ export const useClaimTask = () => {
       notify(achievement ? messages.achievementClaimSuccess : messages.taskClaimSuccess, 'success');
       void queryClient.invalidateQueries({ queryKey: ['tasks'] });
       void queryClient.invalidateQueries({ queryKey: keys.status });
-      void Promise.resolve(game.refresh()).catch(() => undefined);
+      void Promise.resolve(engine.refresh()).catch(() => undefined);
       return true;
     } catch {
       haptic.error();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useSignals } from '@preact/signals-react/runtime';
 import { formatMoney } from '../../../engine/format.ts';
-import { $balance, $clickValue, $energy, $energyRatio, $maxEnergy, $passivePerSecond, $tapStreak, $totalMoney } from '../../game/signals.ts';
+import { $balance, $clickValue, $energy, $energyRatio, $maxEnergy, $passivePerSecond, $tapStreak, $totalMoney } from '../../engine-client/signals.ts';
 import { telegramUser } from '../../telegram.ts';
 import { useLeaderboard, useStatus } from '../api/queries.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { money } from '../../../engine/money.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { $offlineReward } from '../../game/signals.ts';
+import { $offlineReward } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { Popup } from '../ui/popup.tsx';
 import { art } from '../ui/art.tsx';
@@ -20,7 +20,7 @@ export const resetMoneyDream = () => {
 /** "Money Dream" (§2): what passive income earned while the app was closed, and a claim button. */
 export const MoneyDreamPopup = () => {
   useSignals();
-  const game = useGame();
+  const engine = useEngine();
   const reward = $offlineReward.value;
   const [open, setOpen] = useState(false);
   const [claiming, setClaiming] = useState(false);
@@ -32,7 +32,7 @@ export const MoneyDreamPopup = () => {
   const claim = async () => {
     setClaiming(true);
     try {
-      const result = await game.claim();
+      const result = await engine.claim();
       if (!result.ok) throw new Error(result.message);
       haptic.success();
       notify(messages.claimedSuccessful, 'success');

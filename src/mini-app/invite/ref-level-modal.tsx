@@ -5,11 +5,11 @@ import type { UserStatus } from '../../../engine/api-types.ts';
 import { referralLevels } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { canUpgradeReferral, nextReferralLevel } from '../../../engine/prices.ts';
-import { $totalMoney } from '../../game/signals.ts';
+import { $totalMoney } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
 import { updateRefLevel } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { MoneyIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
@@ -18,7 +18,7 @@ import { Popup } from '../ui/popup.tsx';
 export const RefLevelModal = ({ status, onClose }: { status: UserStatus; onClose: () => void }) => {
   useSignals();
   const api = useApi();
-  const game = useGame();
+  const engine = useEngine();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const level = status.refLevel;
@@ -33,7 +33,7 @@ export const RefLevelModal = ({ status, onClose }: { status: UserStatus; onClose
       haptic.success();
       notify(messages.refUpgradeSuccess, 'success');
       await queryClient.invalidateQueries({ queryKey: keys.status });
-      void Promise.resolve(game.refresh()).catch(() => undefined);
+      void Promise.resolve(engine.refresh()).catch(() => undefined);
     } catch {
       haptic.error();
       notify(messages.refUpgradeFailed, 'error');

@@ -7,7 +7,7 @@ import { config } from '../../config.ts';
 import { haptic, shareRefLink, shareStory, telegramUser } from '../../telegram.ts';
 import { claimWelcome } from '../api/calls.ts';
 import { keys, useApi, useRefLink, useStatus } from '../api/queries.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { ConnectX } from '../ui/connect-x.tsx';
@@ -88,7 +88,7 @@ const Congratulations = ({ status, onNext }: { status: UserStatus; onNext: () =>
 
 const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) => {
   const api = useApi();
-  const game = useGame();
+  const engine = useEngine();
   const queryClient = useQueryClient();
   const refLink = useRefLink().data;
   const [claimed, setClaimed] = useState(status.isClaimedWelcome);
@@ -112,7 +112,7 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
   const continueToApp = async () => {
     setBusy(true);
     await queryClient.invalidateQueries({ queryKey: keys.status });
-    await Promise.resolve(game.refresh()).catch(() => undefined);
+    await Promise.resolve(engine.refresh()).catch(() => undefined);
     onDone();
   };
   const share = () => {

@@ -3,7 +3,7 @@ import { useSignalEffect } from '@preact/signals-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { isReferralStartParam } from '../../../engine/refcodes.ts';
-import { $message } from '../../game/signals.ts';
+import { $message } from '../../engine-client/signals.ts';
 import { bindBackButton, startParam } from '../../telegram.ts';
 import { registerReferral } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';

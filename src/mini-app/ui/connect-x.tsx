@@ -3,7 +3,7 @@ import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { keys, useApi } from '../api/queries.ts';
 import { isDemo } from '../demo.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { Icon } from './art.tsx';
 
@@ -13,7 +13,7 @@ import { Icon } from './art.tsx';
  */
 export const ConnectX = () => {
   const api = useApi();
-  const game = useGame();
+  const engine = useEngine();
   const queryClient = useQueryClient();
   const connect = async () => {
     try {
@@ -27,7 +27,7 @@ export const ConnectX = () => {
     try {
       await checkXConnect(api);
       await queryClient.invalidateQueries({ queryKey: keys.status });
-      await Promise.resolve(game.refresh()).catch(() => undefined);
+      await Promise.resolve(engine.refresh()).catch(() => undefined);
     } catch {
       notify(messages.somethingWrong, 'error');
     }

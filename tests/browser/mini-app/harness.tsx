@@ -7,9 +7,9 @@ import { createFetchTransport } from '../../../engine/adapters/fetch-transport.t
 import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
 import { randomId, realClock, realScheduler } from '../../../engine/adapters/real-time.ts';
 import { Engine } from '../../../engine/engine.ts';
-import type { GameActions } from '../../../engine/snapshot.ts';
-import * as signals from '../../../src/game/signals.ts';
-import { applySnapshot } from '../../../src/game/bridge.ts';
+import type { EngineActions } from '../../../engine/snapshot.ts';
+import * as signals from '../../../src/engine-client/signals.ts';
+import { applySnapshot } from '../../../src/engine-client/bridge.ts';
 import { createApiClient } from '../../../src/mini-app/api/client.ts';
 import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
 import { routes } from '../../../src/mini-app/routes.tsx';
@@ -27,7 +27,6 @@ export interface Mounted {
   engine: Engine;
   host: HTMLElement;
   router: ReturnType<typeof createMemoryRouter>;
-  game: GameActions;
 }
 
 let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
@@ -58,13 +57,13 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
   const root = createRoot(host);
   await act(async () => {
     root.render(
-      <Providers api={api} game={engine} queryClient={createQueryClient()}>
+      <Providers api={api} engine={engine} queryClient={createQueryClient()}>
         <RouterProvider router={router} />
       </Providers>,
     );
   });
   current = { root, host, engine };
-  return { state, engine, host, router, game: engine };
+  return { state, engine, host, router };
 };
 
 export const cleanup = async (): Promise<void> => {

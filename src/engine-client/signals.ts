@@ -2,7 +2,7 @@ import { computed, signal } from '@preact/signals-react';
 import type { EngineSnapshot } from '../../engine/snapshot.ts';
 
 /**
- * The one home of the game's signals. Only the bridge (src/game/bridge.ts) writes them; components
+ * The one home of the game's signals. Only the bridge (src/engine-client/bridge.ts) writes them; components
  * read them (call `useSignals()` from '@preact/signals-react/runtime' in a component that reads
  * `.value`). Each field is its own signal, so a tap re-renders only what changed.
  */

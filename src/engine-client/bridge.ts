@@ -1,6 +1,6 @@
 import { batch, type Signal } from '@preact/signals-react';
 import * as Comlink from 'comlink';
-import type { EngineSnapshot, GameActions } from '../../engine/snapshot.ts';
+import type { EngineSnapshot, EngineActions } from '../../engine/snapshot.ts';
 import type { EngineWorkerApi } from '../../engine/worker.ts';
 import {
   $autoEarn,
@@ -24,7 +24,7 @@ import {
   emptySnapshot,
 } from './signals.ts';
 
-export interface StartGameOptions {
+export interface StartEngineOptions {
   /** The API base (PublicConfig.apiBase). */
   apiBase: string;
   /** Telegram's raw init data; the worker sends it as `Authorization`. */
@@ -76,10 +76,10 @@ export const applySnapshot = (s: EngineSnapshot): void =>
 
 /**
  * Starts the game engine in its worker (stopping one already running) and returns the actions
- * the UI calls. Snapshots flow into src/game/signals.ts from then on.
+ * the UI calls. Snapshots flow into src/engine-client/signals.ts from then on.
  */
-export const startGame = (options: StartGameOptions, createWorker: WorkerFactory = defaultWorker): GameActions => {
-  stopGame();
+export const startEngine = (options: StartEngineOptions, createWorker: WorkerFactory = defaultWorker): EngineActions => {
+  stopEngine();
   applySnapshot(emptySnapshot); // a new game is not ready until its first status answers
   const worker = createWorker();
   const remote = Comlink.wrap<EngineWorkerApi>(worker);
@@ -97,7 +97,7 @@ export const startGame = (options: StartGameOptions, createWorker: WorkerFactory
 };
 
 /** Stops the engine and terminates its worker; the signals keep their last values. */
-export const stopGame = (): void => {
+export const stopEngine = (): void => {
   if (!running) return;
   const { worker, remote } = running;
   running = null;
