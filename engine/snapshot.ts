@@ -1,3 +1,5 @@
+import type { UserStatus } from './api-types.ts';
+
 /**
  * What the worker engine pushes to the UI, at most once per animation frame: plain,
  * structured-cloneable data, amounts as decimal strings, at most 4 KiB.
@@ -36,6 +38,17 @@ export interface EngineSnapshot {
   offlineReward: string;
   /** The last user-facing message (e.g. "You don't have enough energy to click!"), with an id to dedupe. */
   message: { id: number; text: string } | null;
+}
+
+/**
+ * The player's status as the server last gave it whole (the status call, a claim, an upgrade; not
+ * the click acknowledgements, whose changes the snapshot carries). The engine is the page's one
+ * owner of it (docs/architecture.md) and pushes it whenever it changes.
+ */
+export interface StatusUpdate {
+  status: UserStatus | null;
+  /** True while there is no status because the last attempt to load it failed (§2 step 1). */
+  failed: boolean;
 }
 
 /** The calls the UI makes on the engine (through comlink in the browser). */

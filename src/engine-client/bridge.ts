@@ -1,6 +1,6 @@
 import { batch, type Signal } from '@preact/signals-react';
 import * as Comlink from 'comlink';
-import type { EngineSnapshot, EngineActions } from '../../engine/snapshot.ts';
+import type { EngineActions, EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
 import type { EngineWorkerApi } from '../../engine/worker.ts';
 import {
   $autoEarn,
@@ -17,11 +17,13 @@ import {
   $passivePerSecond,
   $pendingTaps,
   $ready,
+  $status,
   $tapStreak,
   $totalClick,
   $totalEarn,
   $totalMoney,
   emptySnapshot,
+  noStatus,
 } from './signals.ts';
 
 export interface StartEngineOptions {
@@ -74,6 +76,11 @@ export const applySnapshot = (s: EngineSnapshot): void =>
     if ($message.peek()?.id !== s.message?.id) $message.value = s.message;
   });
 
+/** Writes the engine's status into `$status` (it arrives only when a whole new status came). */
+export const applyStatus = (update: StatusUpdate): void => {
+  $status.value = update;
+};
+
 /**
  * Starts the game engine in its worker (stopping one already running) and returns the actions
  * the UI calls. Snapshots flow into src/engine-client/signals.ts from then on.
@@ -81,10 +88,12 @@ export const applySnapshot = (s: EngineSnapshot): void =>
 export const startEngine = (options: StartEngineOptions, createWorker: WorkerFactory = defaultWorker): EngineActions => {
   stopEngine();
   applySnapshot(emptySnapshot); // a new game is not ready until its first status answers
+  applyStatus(noStatus);
   const worker = createWorker();
   const remote = Comlink.wrap<EngineWorkerApi>(worker);
   running = { worker, remote };
   void remote.subscribe(Comlink.proxy(applySnapshot));
+  void remote.subscribeStatus(Comlink.proxy(applyStatus));
   remote.start({ apiBase: options.apiBase, initData: options.initData }).catch((error: unknown) => {
     console.error('game engine failed to start', error);
   });

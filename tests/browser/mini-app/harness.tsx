@@ -7,9 +7,8 @@ import { createFetchTransport } from '../../../engine/adapters/fetch-transport.t
 import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
 import { randomId, realClock, realScheduler } from '../../../engine/adapters/real-time.ts';
 import { Engine } from '../../../engine/engine.ts';
-import type { EngineActions } from '../../../engine/snapshot.ts';
 import * as signals from '../../../src/engine-client/signals.ts';
-import { applySnapshot } from '../../../src/engine-client/bridge.ts';
+import { applySnapshot, applyStatus } from '../../../src/engine-client/bridge.ts';
 import { createApiClient } from '../../../src/mini-app/api/client.ts';
 import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
 import { routes } from '../../../src/mini-app/routes.tsx';
@@ -48,8 +47,12 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
     newId: randomId,
   });
   writeSignals(signals.emptySnapshot);
+  applyStatus(signals.noStatus);
   engine.subscribe(writeSignals);
-  if (!state.hang.includes('') && !state.failures['']) await engine.start().catch(() => undefined);
+  engine.subscribeStatus(applyStatus);
+  // A status that hangs or fails is the page's to show (boot screen, step 1's error): start without waiting.
+  const started = engine.start().catch(() => undefined);
+  if (!state.hang.includes('') && !state.failures['']) await started;
   const api = createApiClient({ apiBase: apiPrefix, initData, fetch });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const host = document.createElement('div');
