@@ -40,9 +40,27 @@ const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/work
 
 let running: { worker: Worker; remote: Comlink.Remote<EngineWorkerApi> } | null = null;
 
-const set = <T>(target: Signal<T>, value: T): void => {
-  if (target.peek() !== value) target.value = value;
+/** The snapshot fields that are one plain value each, with the signal that shows it (every one has one). */
+type ValueField = Exclude<keyof EngineSnapshot, 'version' | 'levels' | 'message'>;
+const valueSignals: { [K in ValueField]: Signal<EngineSnapshot[K]> } = {
+  ready: $ready,
+  online: $online,
+  totalEarn: $totalEarn,
+  autoEarn: $autoEarn,
+  balance: $balance,
+  totalMoney: $totalMoney,
+  energy: $energy,
+  maxEnergy: $maxEnergy,
+  clickValue: $clickValue,
+  passivePerSecond: $passivePerSecond,
+  fingerLevel: $fingerLevel,
+  energyLevel: $energyLevel,
+  totalClick: $totalClick,
+  tapStreak: $tapStreak,
+  pendingTaps: $pendingTaps,
+  offlineReward: $offlineReward,
 };
+const valueFields = Object.keys(valueSignals) as ValueField[];
 
 const sameLevels = (a: Record<string, number>, b: Record<string, number>): boolean => {
   const keys = Object.keys(a);
@@ -56,23 +74,11 @@ const sameLevels = (a: Record<string, number>, b: Record<string, number>): boole
  */
 export const applySnapshot = (s: EngineSnapshot): void =>
   batch(() => {
-    set($ready, s.ready);
-    set($online, s.online);
-    set($totalEarn, s.totalEarn);
-    set($autoEarn, s.autoEarn);
-    set($balance, s.balance);
-    set($totalMoney, s.totalMoney);
-    set($energy, s.energy);
-    set($maxEnergy, s.maxEnergy);
-    set($clickValue, s.clickValue);
-    set($passivePerSecond, s.passivePerSecond);
-    set($fingerLevel, s.fingerLevel);
-    set($energyLevel, s.energyLevel);
+    for (const field of valueFields) {
+      const target = valueSignals[field] as Signal<unknown>;
+      if (target.peek() !== s[field]) target.value = s[field];
+    }
     if (!sameLevels($levels.peek(), s.levels)) $levels.value = s.levels;
-    set($totalClick, s.totalClick);
-    set($tapStreak, s.tapStreak);
-    set($pendingTaps, s.pendingTaps);
-    set($offlineReward, s.offlineReward);
     if ($message.peek()?.id !== s.message?.id) $message.value = s.message;
   });
 

@@ -1,7 +1,7 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { apiPrefix } from '../../../engine/api-types.ts';
 import { createFetchTransport } from '../../../engine/adapters/fetch-transport.ts';
 import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
@@ -67,6 +67,23 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
   });
   current = { root, host, engine };
   return { state, engine, host, router };
+};
+
+/**
+ * For the tests of one file: `window.open` opens nothing and records each URL in the returned
+ * list, emptied before every test.
+ */
+export const recordOpenedLinks = (): string[] => {
+  const opened: string[] = [];
+  beforeEach(() => {
+    opened.length = 0;
+    vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return opened;
 };
 
 export const cleanup = async (): Promise<void> => {
