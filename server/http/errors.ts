@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ApiError as ApiErrorBody } from '../../engine/api-types.ts';
+import type { ErrorBody } from '../../engine/api-types.ts';
 import { isUnavailable } from '../db/errors.ts';
 
 /** A refusal with its HTTP status: the error handler turns it into `{ error, message, field? }`. */
@@ -21,7 +21,7 @@ export const notFound = (message: string, field?: string) => new ApiError(404, '
 export const conflict = (message: string, field?: string) => new ApiError(409, 'Conflict', message, field);
 export const unavailable = (message: string) => new ApiError(503, 'Service Unavailable', message);
 
-export const body = (e: ApiError): ApiErrorBody => ({
+export const body = (e: ApiError): ErrorBody => ({
   error: e.error,
   message: e.message,
   ...(e.field !== undefined ? { field: e.field } : {}),

@@ -1,7 +1,7 @@
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages, type MessageKey } from '../../engine/messages.ts';
-import { $online } from '../game/signals.ts';
+import { $online } from '../engine-client/signals.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { toasterReady } from './ui/toaster.tsx';
 

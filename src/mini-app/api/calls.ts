@@ -15,8 +15,7 @@ import type {
 import { economy } from '../../../engine/economy.ts';
 import { required, type ApiClient } from './client.ts';
 
-/** The §7 calls the mini-app makes outside the game engine (which owns /click, /claim, /update-level). */
-export const getStatus = (api: ApiClient) => api.request<UserStatus>('');
+/** The §7 calls the mini-app makes outside the engine (which owns the status, /click, /claim, /update-level). */
 
 /** Remembers the language chosen on the profile card (docs/i18n.md); answers the status with it. */
 export const setLanguage = (api: ApiClient, language: LanguagePayload['language']) =>

@@ -1,34 +1,28 @@
 import { useLingui } from '@lingui/react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { UserStatus } from '../../../engine/api-types.ts';
 import { isLocale, localeNames, locales, type Locale } from '../../../engine/i18n/locales.ts';
 import { setLanguage } from '../api/calls.ts';
-import { keys, useApi } from '../api/queries.ts';
+import { useApi } from '../api/queries.ts';
 import { appLocale, switchLocale } from '../locale.ts';
 import { messages, notify } from '../messages.ts';
 
 /**
  * The profile card's language choice (docs/i18n.md): every screen switches at once, and the server
  * remembers it (`POST /language`) so the next start is in it too. A refused save switches back.
+ * The status the engine holds is not rewritten: its `language` is read only at start.
  */
 export const LanguageChoice = () => {
   const { _ } = useLingui();
   const api = useApi();
-  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const withLanguage = (language: string | null) => (s: UserStatus | undefined) => (s ? { ...s, language } : s);
 
   const choose = async (locale: Locale) => {
     const previous = appLocale();
-    const before = queryClient.getQueryData<UserStatus>(keys.status)?.language ?? null;
     setBusy(true);
     try {
       await switchLocale(locale);
-      queryClient.setQueryData<UserStatus>(keys.status, withLanguage(locale));
       await setLanguage(api, locale);
     } catch {
-      queryClient.setQueryData<UserStatus>(keys.status, withLanguage(before));
       await switchLocale(previous).catch(() => undefined);
       notify(messages.somethingWrong, 'error');
     }

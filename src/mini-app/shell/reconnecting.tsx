@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { $online, $ready } from '../../game/signals.ts';
+import { $online, $ready } from '../../engine-client/signals.ts';
 import { messageText } from '../messages.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useLingui } from '@lingui/react';
-import { useStatus } from '../api/queries.ts';
+import { useStatus } from '../engine-context.tsx';
 import { useStartLocale } from '../locale.ts';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';

@@ -5,7 +5,7 @@ import { economy } from '../../../engine/economy.ts';
 import { formatWallet } from '../../../engine/format.ts';
 import { formatCount } from '../../../engine/i18n/format.ts';
 import { money } from '../../../engine/money.ts';
-import { $autoEarn, $totalEarn } from '../../game/signals.ts';
+import { $autoEarn, $totalEarn } from '../../engine-client/signals.ts';
 import { appLocale } from '../locale.ts';
 import { art } from '../ui/art.tsx';
 
