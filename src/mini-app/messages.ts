@@ -1,7 +1,7 @@
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages, type MessageKey } from '../../engine/messages.ts';
-import { $online } from '../engine-client/signals.ts';
+import { $online, $ready } from '../engine-client/signals.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
@@ -29,8 +29,9 @@ export type MessageKind = 'success' | 'error' | 'info';
 /** §8: one toast at a time, for 2 s. A new message replaces the one on screen. */
 export const notify = (text: string, kind: MessageKind = 'info'): void => {
   // While the engine is reconnecting, the Reconnecting line already says what is wrong: failed
-  // calls add no error toast of their own (docs/mini-app.md "Reconnecting").
-  if (kind === 'error' && !$online.peek()) return;
+  // calls add no error toast of their own (docs/mini-app.md "Reconnecting"). The line shows only
+  // once a status has arrived; before that (step 1 without user data, §2) the toast is the answer.
+  if (kind === 'error' && $ready.peek() && !$online.peek()) return;
   const shown = localizeMessage(text);
   void Promise.all([import('sonner'), toasterReady]).then(([{ toast }]) => {
     toast.dismiss();
