@@ -29,7 +29,7 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
     <div className="row">
       <TaskImage className="task__img" image={task.image} />
       <div className="row__main">
-        <div className="row__title">{task.title}</div>
+        <div className="row__title" dir="auto">{task.title}</div>
         <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi>{sub}</div>
       </div>
       {children}
