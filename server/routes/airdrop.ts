@@ -11,7 +11,7 @@ import { recordAudit } from '../admin/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshotOnce, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, notFound, ApiError } from '../http/errors.ts';
+import { badRequest, notFound, unavailable } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
@@ -63,7 +63,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         app.log.error({ err, round }, 'airdrop dictionary failed to load');
       });
     }
-    throw new ApiError(503, 'Service Unavailable', 'the airdrop dictionary is loading; retry shortly');
+    throw unavailable('the airdrop dictionary is loading; retry shortly');
   };
 
   // The served round is read at most once a second per process (a new round shows within 1 s).

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
+import { messages } from '../../engine/messages.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
 import { pokeChannelCheck } from '../domain/channel-rule.ts';
@@ -99,7 +100,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       const r = await transaction(ctx.db, (tx) => claimTask(tx, task, player.id, player.initData, input, evidence, now));
       // The friend acted (often right after joining the channel): their invite rule is checked next.
       await pokeChannelCheck(ctx.db, player.id, now);
-      const message = task.type === 'ACHIVEMENT' ? 'Claimed reward successful' : 'Claimed task successful';
+      const message = task.type === 'ACHIVEMENT' ? messages.achievementClaimSuccess : messages.taskClaimSuccess;
       return { message, reward: r.reward, task: r.task, status: statusOf(r.row, now) };
     },
   );

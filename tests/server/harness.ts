@@ -7,7 +7,7 @@ import { manualClock, type ManualClock } from '../../server/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/db.ts';
 import type { RedisHandle } from '../../server/redis.ts';
-import type { OutsideServices } from '../../server/services.ts';
+import type { OutsideServices } from '../../server/domain/task-evidence.ts';
 
 /** Storage suites run on PGlite always, and on PostgreSQL too when DATABASE_URL is set (.ci/run). */
 export const backends: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];

@@ -4,7 +4,7 @@ import { boostKeys, economy } from '../../engine/economy.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
 import { ClickBatcher } from '../domain/click-batcher.ts';
-import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/game.ts';
+import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/player-actions.ts';
 import { statusOf } from '../domain/users.ts';
 import { badRequest } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
@@ -14,7 +14,7 @@ import { decimalSchema, errorResponses, userStatusSchema } from './schemas.ts';
 const security = [{ telegramInitData: [] }];
 
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
-export const gameRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const batcher = new ClickBatcher(ctx.db, ctx.clock);
   const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
