@@ -15,25 +15,22 @@ import { badRequest, notFound, unavailable } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, objectOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 
-const roundSchema = {
-  type: 'object',
-  properties: {
-    round: { type: 'integer' },
-    status: { type: 'string' },
-    startFrom: { type: 'integer' },
-    expireAt: { type: 'integer' },
-    wallets: { type: 'integer' },
-    totalAmount: { type: 'string' },
-    merkleRoot: { type: ['string', 'null'] },
-    merkleRootInt: { type: ['string', 'null'] },
-    bocBytes: { type: ['integer', 'null'] },
-    created: { type: 'boolean' },
-  },
-} as const;
+const roundSchema = objectOf({
+  round: 'integer',
+  status: 'string',
+  startFrom: 'integer',
+  expireAt: 'integer',
+  wallets: 'integer',
+  totalAmount: 'string',
+  merkleRoot: 'string?',
+  merkleRootInt: 'string?',
+  bocBytes: 'integer?',
+  created: 'boolean',
+});
 
 export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
 

@@ -2,22 +2,23 @@
  * One way to call an outside service: a JSON request with a hard timeout. Every failure becomes an
  * `OutsideServiceError` naming the service, so callers fail closed with a clear reason.
  */
-import { DomainError } from '../domain/errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 export type ServiceFailure = 'unconfigured' | 'unreachable' | 'timeout' | 'bad-response' | 'refused';
 
 /**
- * A failed outside call. It is an 'unavailable' refusal (503 at the edge), so a route that lets it through answers a clear
- * "unavailable" without leaking URLs; `detail` (logs, tests) says what happened.
+ * A failed outside call. This folder is an adapter at the edge, so it is an HttpError 503: a route
+ * that lets it through answers a clear "unavailable" without leaking URLs; `detail` (logs, tests)
+ * says what happened.
  */
-export class OutsideServiceError extends DomainError {
+export class OutsideServiceError extends HttpError {
   readonly detail: string;
   constructor(
     readonly service: string,
     readonly failure: ServiceFailure,
     detail: string,
   ) {
-    super('unavailable', `The ${service} check is unavailable right now, please try again later`);
+    super(503, 'Service Unavailable', `The ${service} check is unavailable right now, please try again later`);
     this.name = 'OutsideServiceError';
     this.detail = `${service}: ${failure}${detail ? ` (${detail})` : ''}`;
   }

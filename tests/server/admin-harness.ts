@@ -16,6 +16,17 @@ export interface AdminHarness extends Harness {
   admin(method: 'GET' | 'POST' | 'PUT', path: string, auth: { cookie: string; session: AdminSession } | null, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
 }
 
+export interface SignedInAdminHarness extends AdminHarness {
+  /** The first admin's session, signed in when the harness opened. */
+  session: Awaited<ReturnType<AdminHarness['signIn']>>;
+}
+
+/** The console harness with the first admin already signed in. */
+export const openSignedInAdmin = async (backend: Backend): Promise<SignedInAdminHarness> => {
+  const h = await openAdminHarness(backend);
+  return { ...h, session: await h.signIn() };
+};
+
 export const openAdminHarness = async (backend: Backend, env: Record<string, string> = {}): Promise<AdminHarness> => {
   const h = await openHarness(backend, undefined, { ADMIN_IDS: `${adminId}, ${otherAdminId}`, OPERATOR_API_KEY: operatorKey, ...env });
   const admin: AdminHarness['admin'] = (method, path, auth, opts = {}) =>

@@ -2,9 +2,11 @@
  * The one test harness: the real app (createApp) over PGlite or a fresh PostgreSQL schema, a manual
  * clock and signed Telegram init data. The console, wallet and outside-service harnesses build on it.
  */
+import { afterAll, beforeAll, expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPrefix } from '../../engine/api-types.ts';
+import { money } from '../../engine/money.ts';
 import { createApp } from '../../server/app.ts';
 import { signInitData, type TelegramUser } from '../../server/auth/init-data.ts';
 import { manualClock, type ManualClock } from '../../server/clock.ts';
@@ -126,4 +128,34 @@ export const moneyOf = async (db: Db, userId: number): Promise<{ balance: string
     [userId],
   );
   return r.rows[0]!;
+};
+
+/** The player holds `amount` MONEY and their ledger agrees. */
+export const expectMoney = async (db: Db, userId: number, amount: string | number): Promise<void> => {
+  const m = await moneyOf(db, userId);
+  expect(money(m.balance).eq(amount)).toBe(true);
+  expect(money(m.ledger).eq(m.balance)).toBe(true);
+};
+
+/**
+ * A harness (or any closable fixture) opened before the suite's tests and closed after them. The
+ * value it returns stands for the open one (reads and writes go to it), so tests use `h.call(…)`
+ * as if it were a variable.
+ */
+export const openForSuite = <H extends { close(): Promise<void> }>(open: () => Promise<H>): H => {
+  let current: H | undefined;
+  beforeAll(async () => {
+    current = await open();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const opened = (): H => {
+    if (current === undefined) throw new Error('the suite fixture is not open yet');
+    return current;
+  };
+  return new Proxy({} as H, {
+    get: (_target, key) => Reflect.get(opened(), key) as unknown,
+    set: (_target, key, value) => Reflect.set(opened(), key, value),
+  });
 };

@@ -3,9 +3,9 @@
  * harness (tests/server/harness.ts) with `createOutsideServices` and a public URL.
  */
 import { createOutsideServices } from '../../server/services/outside-services.ts';
-import { backends, botToken, moneyOf, openHarness, startMs, testEnv as baseEnv, type Backend, type Harness } from '../server/harness.ts';
+import { backends, botToken, expectMoney, moneyOf, openForSuite, openHarness, startMs, testEnv as baseEnv, type Backend, type Harness } from '../server/harness.ts';
 
-export { backends, botToken, moneyOf, startMs };
+export { backends, botToken, expectMoney, moneyOf, openForSuite, startMs };
 
 export type ServicesHarness = Harness;
 

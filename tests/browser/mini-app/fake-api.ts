@@ -3,7 +3,7 @@ import seed from '../../../server/seed/tasks.json';
 import { verifyOutside } from '../../../server/domain/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
 import { DomainError } from '../../../server/domain/errors.ts';
-import { toHttpError } from '../../../server/http/errors.ts';
+import { HttpError, toHttpError } from '../../../server/http/errors.ts';
 import type { OutsideServices } from '../../../server/domain/task-evidence.ts';
 import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
@@ -150,8 +150,8 @@ const outside = async <T>(check: () => Promise<unknown>, then: () => T): Promise
   try {
     await check();
   } catch (err) {
-    if (err instanceof DomainError) {
-      const answer = toHttpError(err);
+    if (err instanceof DomainError || err instanceof HttpError) {
+      const answer = err instanceof DomainError ? toHttpError(err) : err;
       return error(answer.status, answer.message, answer.field);
     }
     throw err;
