@@ -5,9 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { apiPrefix } from '../engine/api-types.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startStaticServer } from './site-dist.ts';
+import { openSettled, sitePage } from './site-shots.ts';
 
 const out = process.env.SHOTS_DIR ?? new URL('../tests/screenshots/out/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
@@ -19,20 +19,10 @@ const base = site.url.replace(/\/$/, '');
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
   for (const width of [375, 1280]) {
-    const page = await browser.newPage({ viewport: { width, height: width < 500 ? 812 : 800 }, deviceScaleFactor: 1 });
-    await page.route(`**${apiPrefix}/public/stats`, (route) =>
-      route.fulfill({ json: { totalClick: 1_284_907_312, totalPaticipant: 2_417_553, totalEarn: '98133204511.25' } }),
-    );
+    const page = await sitePage(browser, width);
     for (const lang of langs) {
       for (const path of pages) {
-        await page.goto(`${base}${path}?lang=${lang}`, { waitUntil: 'networkidle' });
-        await page.waitForSelector('main h1');
-        for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-          await page.evaluate((top) => window.scrollTo(0, top), y);
-          await page.waitForTimeout(50);
-        }
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.waitForLoadState('networkidle');
+        await openSettled(page, `${base}${path}?lang=${lang}`);
         const name = path === '/' ? 'landing' : path.slice(1);
         // A page wider than the viewport means a translation broke the layout.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -5,9 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { apiPrefix } from '../engine/api-types.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startRealServer, startStaticServer } from './site-dist.ts';
+import { openSettled, sitePage } from './site-shots.ts';
 
 const out = new URL('../tests/screenshots/out/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
@@ -23,21 +23,9 @@ const base = site.url.replace(/\/$/, '');
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
   for (const width of [375, 1280]) {
-    const page = await browser.newPage({ viewport: { width, height: width < 500 ? 812 : 800 }, deviceScaleFactor: 1 });
-    // A fresh database counts zero everywhere; the shots show the tiles with launch-sized numbers.
-    await page.route(`**${apiPrefix}/public/stats`, (route) =>
-      route.fulfill({ json: { totalClick: 1_284_907_312, totalPaticipant: 2_417_553, totalEarn: '98133204511.25' } }),
-    );
+    const page = await sitePage(browser, width);
     for (const p of pages) {
-      await page.goto(base + p.path, { waitUntil: 'networkidle' });
-      await page.waitForSelector('main h1');
-      // Walk down the page so lazy images load, then back to the top.
-      for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-        await page.evaluate((top) => window.scrollTo(0, top), y);
-        await page.waitForTimeout(50);
-      }
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForLoadState('networkidle');
+      await openSettled(page, base + p.path);
       await page.screenshot({ path: `${out}site-${p.name}-${width}.png`, fullPage: true });
       console.log(`site-${p.name}-${width}.png`);
     }

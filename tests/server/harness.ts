@@ -2,7 +2,7 @@
  * The one test harness: the real app (createApp) over PGlite or a fresh PostgreSQL schema, a manual
  * clock and signed Telegram init data. The console, wallet and outside-service harnesses build on it.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPrefix } from '../../engine/api-types.ts';
@@ -14,6 +14,8 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/db.ts';
 import type { RedisHandle } from '../../server/redis.ts';
 import type { OutsideServices } from '../../server/domain/task-evidence.ts';
+
+export { openForSuite } from '../suite-fixture.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -137,25 +139,3 @@ export const expectMoney = async (db: Db, userId: number, amount: string | numbe
   expect(money(m.ledger).eq(m.balance)).toBe(true);
 };
 
-/**
- * A harness (or any closable fixture) opened before the suite's tests and closed after them. The
- * value it returns stands for the open one (reads and writes go to it), so tests use `h.call(…)`
- * as if it were a variable.
- */
-export const openForSuite = <H extends { close(): Promise<void> }>(open: () => Promise<H>): H => {
-  let current: H | undefined;
-  beforeAll(async () => {
-    current = await open();
-  });
-  afterAll(async () => {
-    await current?.close();
-  });
-  const opened = (): H => {
-    if (current === undefined) throw new Error('the suite fixture is not open yet');
-    return current;
-  };
-  return new Proxy({} as H, {
-    get: (_target, key) => Reflect.get(opened(), key) as unknown,
-    set: (_target, key, value) => Reflect.set(opened(), key, value),
-  });
-};
