@@ -4,10 +4,8 @@
  * `SITE_DIST=dist SHOTS_DIR=/tmp/shots LANGS=ru,fa,id node --import tsx bench/site-i18n-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startStaticServer } from './site-dist.ts';
-import { openSettled, sitePage } from './site-shots.ts';
+import { openSettled, shootWidths, sitePage } from './site-shots.ts';
 
 const out = process.env.SHOTS_DIR ?? new URL('../tests/screenshots/out/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
@@ -15,26 +13,19 @@ const langs = (process.env.LANGS ?? 'ru,fa,id').split(',');
 const pages = (process.env.PAGES ?? '/,/policy,/terms').split(',');
 
 const site = await startStaticServer(process.env.SITE_DIST);
-const base = site.url.replace(/\/$/, '');
-const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-try {
-  for (const width of [375, 1280]) {
-    const page = await sitePage(browser, width);
-    for (const lang of langs) {
-      for (const path of pages) {
-        await openSettled(page, `${base}${path}?lang=${lang}`);
-        const name = path === '/' ? 'landing' : path.slice(1);
-        // A page wider than the viewport means a translation broke the layout.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        await page.screenshot({ path: `${out}/site-${lang}-${name}-${width}.png`, fullPage: true });
-        // The first screen at full resolution, where the header and the hero are.
-        await page.screenshot({ path: `${out}/site-${lang}-${name}-${width}-top.png` });
-        console.log(`site-${lang}-${name}-${width}.png${overflow > 0 ? ` OVERFLOWS by ${overflow}px` : ''}`);
-      }
+await shootWidths(site, async (browser, base, width) => {
+  const page = await sitePage(browser, width);
+  for (const lang of langs) {
+    for (const path of pages) {
+      await openSettled(page, `${base}${path}?lang=${lang}`);
+      const name = path === '/' ? 'landing' : path.slice(1);
+      // A page wider than the viewport means a translation broke the layout.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await page.screenshot({ path: `${out}/site-${lang}-${name}-${width}.png`, fullPage: true });
+      // The first screen at full resolution, where the header and the hero are.
+      await page.screenshot({ path: `${out}/site-${lang}-${name}-${width}-top.png` });
+      console.log(`site-${lang}-${name}-${width}.png${overflow > 0 ? ` OVERFLOWS by ${overflow}px` : ''}`);
     }
-    await page.close();
   }
-} finally {
-  await browser.close();
-  await site.stop();
-}
+  await page.close();
+});

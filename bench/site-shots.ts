@@ -1,6 +1,20 @@
 /** What both site screenshot scripts do with a page (bench/site-screenshots.ts, bench/site-i18n-screenshots.ts). */
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { apiPrefix } from '../engine/api-types.ts';
+import { chromiumArgs, chromiumPath } from '../vite.config.ts';
+import type { RunningSite } from './site-dist.ts';
+
+/** Runs `shoot` at 375 and 1280 px with Chromium and the site's base URL, then closes both. */
+export const shootWidths = async (site: RunningSite, shoot: (browser: Browser, base: string, width: number) => Promise<void>): Promise<void> => {
+  const base = site.url.replace(/\/$/, '');
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    for (const width of [375, 1280]) await shoot(browser, base, width);
+  } finally {
+    await browser.close();
+    await site.stop();
+  }
+};
 
 /** A page `width` wide; a fresh database counts zero everywhere, so the stats tiles show launch-sized numbers. */
 export const sitePage = async (browser: Browser, width: number): Promise<Page> => {

@@ -12,8 +12,9 @@ import type { RouteContext } from '../route-context.ts';
 import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../services/ads-rewards.ts';
 import { decodeEncryptData, readAdsToken } from '../services/ads-token.ts';
 import { secretMatches } from '../services/secret-compare.ts';
+import { playerSecurity } from './schemas.ts';
 
-const authed = { security: [{ telegramInitData: [] }], tags: ['ads'] };
+const authed = { security: playerSecurity, tags: ['ads'] };
 
 export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const secret = ctx.config.ADS_TOKEN_SECRET;

@@ -2,6 +2,8 @@
  * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
+import type { RouteContext } from '../route-context.ts';
+
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
 
 /** The field kinds of the wire shapes; `?` also allows null. */
@@ -112,3 +114,17 @@ export const decimalSchema = decimal;
 
 /** Error answers every route documents. */
 export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+
+/** Player routes authenticate with Telegram init data (the OpenAPI security scheme telegramInitData). */
+export const playerSecurity = [{ telegramInitData: [] }];
+
+/**
+ * The options of a player route: init-data authentication (before validation, so a call without
+ * it is a 401) and its OpenAPI schema under `tag`.
+ */
+export const playerRoute =
+  (ctx: Pick<RouteContext, 'authenticate'>) =>
+  (tag: string, summary: string, schema: Record<string, unknown> = {}) => ({
+    onRequest: ctx.authenticate,
+    schema: { summary, tags: [tag], security: playerSecurity, ...schema },
+  });
