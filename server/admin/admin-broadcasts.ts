@@ -4,7 +4,7 @@
  * resume-after-restart rules apply unchanged. Adds a segment, a cancel (pending recipients become
  * 'cancelled' and are never claimed), and progress with blocked players told apart from other failures.
  */
-import type { AdminBroadcast, BroadcastButton, BroadcastSegment } from '../../engine/admin-types.ts';
+import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/admin-types.ts';
 import type { Broadcast, InlineButton } from '../bot/broadcast-payload.ts';
 import type { Db } from '../db/db.ts';
 import { invalid, conflict, notFound } from '../domain/errors.ts';
@@ -90,7 +90,7 @@ export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: numb
     return r.rowCount;
   });
 
-interface Row {
+interface Row extends BroadcastCounts {
   id: number;
   message: string;
   buttons: InlineButton[] | string;
@@ -99,12 +99,6 @@ interface Row {
   created_at_ms: number;
   finished_at_ms: number | null;
   cancelled_at_ms: number | null;
-  sent: number;
-  failed: number;
-  blocked: number;
-  uncertain: number;
-  cancelled: number;
-  pending: number;
 }
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);

@@ -1,18 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config } from '../../../src/config.ts';
 import { earnTaskKey } from '../../../src/mini-app/earn/task-rules.ts';
 import { turnstileWidgetScript } from '../../../server/dev/stand-ins/turnstile-widget.ts';
 import { demoTasks, turnstileSolvePath, withTask, type FakeApiState } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp, typeInto } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, typeInto, watchOpenedUrls } from './harness.tsx';
 
-let opened: string[] = [];
-beforeEach(() => {
-  opened = [];
-  vi.spyOn(window, 'open').mockImplementation((url) => {
-    opened.push(String(url));
-    return null;
-  });
-});
+const opened = watchOpenedUrls();
 afterEach(async () => {
   vi.restoreAllMocks();
   delete window.Adsgram;

@@ -1,7 +1,7 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { vi } from 'vitest';
+import { beforeEach, vi } from 'vitest';
 import { apiPrefix } from '../../../engine/api-types.ts';
 import { createFetchTransport } from '../../../engine/adapters/fetch-transport.ts';
 import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
@@ -125,3 +125,16 @@ export const findToast = (message: string, timeout = 4_000) =>
   vi.waitFor(() => {
     if (!toasts().some((t) => t.includes(message))) throw new Error(`toast "${message}" not shown; shown: ${toasts().join(' | ')}`);
   }, { timeout, interval: 20 });
+
+/** The URLs the app opens with window.open during each test (no tab opens); cleared before each test. */
+export const watchOpenedUrls = (): string[] => {
+  const opened: string[] = [];
+  beforeEach(() => {
+    opened.length = 0;
+    vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+  });
+  return opened;
+};

@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, watchOpenedUrls } from './harness.tsx';
 
-let opened: string[] = [];
-beforeEach(() => {
-  opened = [];
-  vi.spyOn(window, 'open').mockImplementation((url) => {
-    opened.push(String(url));
-    return null;
-  });
-});
+const opened = watchOpenedUrls();
 afterEach(async () => {
   vi.restoreAllMocks();
   await cleanup();
