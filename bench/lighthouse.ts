@@ -93,7 +93,7 @@ const main = async (): Promise<void> => {
     const weight = bundle
       ? [
           '',
-          `Landing page JS before first render: ${kb(bundle.gzipBytes)} gzip (${bundle.files.map((f) => `${f.name} ${kb(f.gzipBytes)}`).join(', ')}); site CSS ${kb(bundle.cssGzipBytes)} gzip. Mini-app code (src/mini-app, src/game, comlink, @twa-dev/sdk) in those files: none.`,
+          `Landing page JS before first render: ${kb(bundle.gzipBytes)} gzip (${bundle.files.map((f) => `${f.name} ${kb(f.gzipBytes)}`).join(', ')}); site CSS ${kb(bundle.cssGzipBytes)} gzip. Mini-app code (src/mini-app, src/engine-client, comlink, @twa-dev/sdk) in those files: none.`,
         ]
       : [];
     writeSection(

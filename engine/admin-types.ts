@@ -2,7 +2,7 @@
  * Wire types of the operator console's API (docs/admin.md), shared by server/ and src/admin/.
  * Amounts are decimal strings, times epoch milliseconds, as in api-types.ts.
  */
-import type { Task } from './api-types.ts';
+import type { ErrorBody, Task } from './api-types.ts';
 
 /** The console API lives beside the game API, outside its prefix (its own cookie path). */
 export const adminApiPrefix = '/money/api/admin';
@@ -164,10 +164,7 @@ export interface ForecastSettlement {
 }
 
 /** A console API error: a field-level error names its field. */
-export interface AdminError {
-  error: string;
-  message: string;
-  field?: string;
+export interface AdminError extends ErrorBody {
   /** Several field errors at once (task form). */
   fields?: Record<string, string>;
 }

@@ -177,7 +177,7 @@ export interface SendMessagePayload {
 }
 
 /** Every error body: `{ error, message }`; `field` names the bad or missing field. */
-export interface ApiError {
+export interface ErrorBody {
   error: string;
   message: string;
   field?: string;

@@ -6,7 +6,7 @@ import { messages } from './messages.ts';
 import { money } from './money.ts';
 import { passiveAccrued, passivePerSecond } from './passive.ts';
 import type { TapStore } from './ports.ts';
-import type { EngineSnapshot } from './snapshot.ts';
+import type { EngineSnapshot, StatusUpdate } from './snapshot.ts';
 import { counterIds, InMemoryTransport, type InMemoryTransportOptions } from './testing/in-memory-transport.ts';
 import { ManualTime } from './testing/manual-time.ts';
 
@@ -358,5 +358,39 @@ describe('engine', () => {
     await time.advance(0);
     expect(resolved).toBe(true);
     expect(engine.ready).toBe(false);
+  });
+});
+
+describe('engine: the status it owns', () => {
+  it('pushes the whole status at start, after a refresh and a claim, and not after a tap batch', async () => {
+    const { engine, time } = await setup({ start: { totalEarn: '7' } });
+    const updates: StatusUpdate[] = [];
+    engine.subscribeStatus((u) => updates.push(u));
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ failed: false, status: { totalEarn: '7' } });
+    engine.tap(2);
+    await time.advance(economy.clickBatchMaxWaitMs);
+    expect(updates).toHaveLength(1);
+    await engine.refresh();
+    await engine.claim();
+    expect(updates).toHaveLength(3);
+    expect(updates[2]!.status?.totalClick).toBe(2);
+  });
+
+  it('says the status failed while the first load keeps failing, until one answers', async () => {
+    const time = new ManualTime();
+    const server = new InMemoryTransport(time, { scheduler: time });
+    server.offline = true;
+    const engine = new Engine({ clock: time, scheduler: time, transport: server, store: new MemoryTapStore(), newId: counterIds() });
+    const updates: StatusUpdate[] = [];
+    engine.subscribeStatus((u) => updates.push(u));
+    const started = engine.start();
+    await time.advance(0);
+    expect(updates.at(-1)).toEqual({ status: null, failed: true });
+    server.offline = false;
+    await time.advance(economy.retryMaxMs);
+    await started;
+    expect(updates.at(-1)).toMatchObject({ failed: false, status: { id: expect.any(String) } });
+    engine.stop();
   });
 });

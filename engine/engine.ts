@@ -10,7 +10,7 @@ import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
-import type { EngineSnapshot, GameActions } from './snapshot.ts';
+import type { EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 export interface EngineDeps {
   clock: Clock;
@@ -28,11 +28,13 @@ export interface EngineDeps {
  * the server. Taps go out through the Outbox; snapshots through the SnapshotPublisher. It runs
  * over injected time and transport, so tests step it without sleeping.
  */
-export class Engine implements GameActions {
+export class Engine implements EngineActions {
   private readonly timers: NamedTimers;
   private readonly lane = serialLane();
   private readonly outbox: Outbox;
   private readonly publisher: SnapshotPublisher<EngineSnapshot>;
+  private readonly statusListeners = new Set<(update: StatusUpdate) => void>();
+  private statusFailed = false;
 
   // The server's last word (§3 fields), and where its clock stood against ours.
   private status: UserStatus | null = null;
@@ -95,12 +97,20 @@ export class Engine implements GameActions {
     this.timers.stop();
     this.outbox.stop();
     this.publisher.stop();
+    this.statusListeners.clear();
     this.wakeStart(); // a start() still backing off resolves instead of waiting forever
   }
 
   /** Calls `listener` with a snapshot at most once per frame while something changed. */
   subscribe(listener: (snapshot: EngineSnapshot) => void): () => void {
     return this.publisher.subscribe(listener);
+  }
+
+  /** Calls `listener` with the server's status at once, then whenever a whole new one arrives. */
+  subscribeStatus(listener: (update: StatusUpdate) => void): () => void {
+    this.statusListeners.add(listener);
+    listener(this.statusUpdate());
+    return () => this.statusListeners.delete(listener);
   }
 
   /** The current state as plain data (amounts as decimal strings). */
@@ -135,7 +145,7 @@ export class Engine implements GameActions {
     try {
       const result = await this.lane(() => this.deps.transport.updateLevel(levelKey));
       if (!result.ok) return { ok: false, message: result.message || messages.somethingWrong };
-      this.reconcile(result.status);
+      this.accept(result.status);
       return { ok: true, message: messages.upgradeSuccess };
     } catch (error) {
       this.noteFailure(error);
@@ -148,7 +158,7 @@ export class Engine implements GameActions {
     if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
     try {
       const result = await this.lane(() => this.deps.transport.claim());
-      this.reconcile(result.status);
+      this.accept(result.status);
       return { ok: true, message: messages.claimedSuccessful };
     } catch (error) {
       this.noteFailure(error);
@@ -159,9 +169,9 @@ export class Engine implements GameActions {
   /** Reloads the status and reconciles. */
   async refresh(): Promise<void> {
     try {
-      this.reconcile(await this.lane(() => this.deps.transport.getStatus()));
+      this.accept(await this.lane(() => this.deps.transport.getStatus()));
     } catch (error) {
-      this.noteFailure(error);
+      this.noteStatusFailure(error);
     }
   }
 
@@ -230,10 +240,10 @@ export class Engine implements GameActions {
   private async loadStatus(): Promise<void> {
     for (let attempt = 0; !this.stopped && !this.ready; attempt++) {
       try {
-        this.reconcile(await this.lane(() => this.deps.transport.getStatus()));
+        this.accept(await this.lane(() => this.deps.transport.getStatus()));
         return;
       } catch (error) {
-        this.noteFailure(error);
+        this.noteStatusFailure(error);
         if (this.stopped) return;
         await new Promise<void>((resolve) => {
           this.wakeStart = resolve;
@@ -241,6 +251,35 @@ export class Engine implements GameActions {
         });
       }
     }
+  }
+
+  /**
+   * A whole status from the server: reconciles with it and pushes it to the status listeners,
+   * right after the snapshot it makes, so the page never shows a status ahead of its snapshot.
+   */
+  private accept(status: UserStatus): void {
+    this.reconcile(status);
+    if (this.stopped) return;
+    this.statusFailed = false;
+    this.publisher.pushNow();
+    this.publishStatus();
+  }
+
+  /** A status load failed: with no status yet, the page learns that it has none (§2 step 1). */
+  private noteStatusFailure(error: unknown): void {
+    this.noteFailure(error);
+    if (this.status || this.statusFailed || this.stopped) return;
+    this.statusFailed = true;
+    this.publishStatus();
+  }
+
+  private statusUpdate(): StatusUpdate {
+    return { status: this.status, failed: this.statusFailed };
+  }
+
+  private publishStatus(): void {
+    const update = this.statusUpdate();
+    for (const listener of this.statusListeners) listener(update);
   }
 
   /**

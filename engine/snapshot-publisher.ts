@@ -35,12 +35,17 @@ export class SnapshotPublisher<T> {
     this.frameRequested = true;
     this.requestFrame(() => {
       this.frameRequested = false;
-      if (this.stopped) return;
-      const snapshot = this.current();
-      if (snapshot === this.pushed) return;
-      this.pushed = snapshot;
-      for (const listener of this.listeners) listener(snapshot);
+      this.pushNow();
     });
+  }
+
+  /** Pushes the current snapshot now, unless it is the one already pushed. */
+  pushNow(): void {
+    if (this.stopped) return;
+    const snapshot = this.current();
+    if (snapshot === this.pushed) return;
+    this.pushed = snapshot;
+    for (const listener of this.listeners) listener(snapshot);
   }
 
   stop(): void {

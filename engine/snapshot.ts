@@ -1,3 +1,5 @@
+import type { UserStatus } from './api-types.ts';
+
 /**
  * What the worker engine pushes to the UI, at most once per animation frame: plain,
  * structured-cloneable data, amounts as decimal strings, at most 4 KiB.
@@ -38,8 +40,19 @@ export interface EngineSnapshot {
   message: { id: number; text: string } | null;
 }
 
+/**
+ * The player's status as the server last gave it whole (the status call, a claim, an upgrade; not
+ * the click acknowledgements, whose changes the snapshot carries). The engine is the page's one
+ * owner of it (docs/architecture.md) and pushes it whenever it changes.
+ */
+export interface StatusUpdate {
+  status: UserStatus | null;
+  /** True while there is no status because the last attempt to load it failed (§2 step 1). */
+  failed: boolean;
+}
+
 /** The calls the UI makes on the engine (through comlink in the browser). */
-export interface GameActions {
+export interface EngineActions {
   /** Applies `count` taps at once (multi-touch may send several). Returns how many were applied. */
   tap(count: number): Promise<number> | number;
   /** Claims offline income, then buys one level of a boost key. Resolves with the server's message. */

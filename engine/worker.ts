@@ -3,7 +3,7 @@ import { createFetchTransport } from './adapters/fetch-transport.ts';
 import { openTapStore } from './adapters/indexed-db-tap-store.ts';
 import { platformRequestFrame, randomId, realClock, realScheduler } from './adapters/real-time.ts';
 import { Engine } from './engine.ts';
-import type { EngineSnapshot } from './snapshot.ts';
+import type { EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 /** What the worker is given at start: the API base and Telegram's raw init data. */
 export interface EngineStartOptions {
@@ -17,6 +17,8 @@ export interface EngineWorkerApi {
   start(options: EngineStartOptions): Promise<void>;
   /** Pushes a snapshot at most once per frame to `listener` (a `Comlink.proxy`); stop() forgets it. */
   subscribe(listener: (snapshot: EngineSnapshot) => void): void;
+  /** Pushes the server's status to `listener` (a `Comlink.proxy`) whenever a whole new one arrives. */
+  subscribeStatus(listener: (update: StatusUpdate) => void): void;
   getSnapshot(): EngineSnapshot | null;
   tap(count: number): number;
   upgrade(levelKey: number): Promise<{ ok: boolean; message: string }>;
@@ -30,7 +32,9 @@ export interface EngineWorkerApi {
 /** One engine per worker, with the worker's real clock, timers, fetch and IndexedDB. */
 export const createWorkerApi = (): EngineWorkerApi => {
   let engine: Engine | null = null;
-  const listeners: ((snapshot: EngineSnapshot) => void)[] = [];
+  // Subscriptions made before start wait here for the engine.
+  const waiting: ((engine: Engine) => void)[] = [];
+  const whenStarted = (subscribe: (engine: Engine) => void) => (engine ? subscribe(engine) : waiting.push(subscribe));
   // The network came back: send waiting taps now rather than at the next backoff step.
   globalThis.addEventListener?.('online', () => engine?.retryNow());
   return {
@@ -44,13 +48,11 @@ export const createWorkerApi = (): EngineWorkerApi => {
         newId: randomId,
         requestFrame: platformRequestFrame(),
       });
-      for (const listener of listeners.splice(0)) engine.subscribe(listener);
+      for (const subscribe of waiting.splice(0)) subscribe(engine);
       await engine.start();
     },
-    subscribe(listener) {
-      if (engine) engine.subscribe(listener);
-      else listeners.push(listener);
-    },
+    subscribe: (listener) => void whenStarted((e) => e.subscribe(listener)),
+    subscribeStatus: (listener) => void whenStarted((e) => e.subscribeStatus(listener)),
     getSnapshot: () => engine?.getSnapshot() ?? null,
     tap: (count) => engine?.tap(count) ?? 0,
     upgrade: (levelKey) => engine?.upgrade(levelKey) ?? Promise.resolve({ ok: false, message: 'The game has not started' }),

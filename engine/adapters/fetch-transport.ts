@@ -1,4 +1,5 @@
-import type { ApiError, ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import { errorMessageOf, parseBody } from '../error-body.ts';
 import { isRetryableStatus, TransportError, type Transport, type UpdateLevelResult } from '../ports.ts';
 
 export interface FetchTransportOptions {
@@ -12,15 +13,7 @@ export interface FetchTransportOptions {
 }
 
 /** §8: the text of a non-2xx answer, whatever shape its body has. */
-const errorMessage = (body: string): string => {
-  try {
-    const parsed = JSON.parse(body) as Partial<ApiError>;
-    if (typeof parsed.message === 'string') return parsed.message;
-  } catch {
-    // §7: update-level may answer plain text.
-  }
-  return body.trim();
-};
+const errorMessage = (text: string): string => errorMessageOf(parseBody(text)) ?? '';
 
 /** The engine's transport over fetch, against the API server of spec §7. */
 export const createFetchTransport = (options: FetchTransportOptions): Transport => {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ApiError as ApiErrorBody } from '../../engine/api-types.ts';
+import type { ErrorBody } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
 import { isUnavailable } from '../db/errors.ts';
 import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
@@ -34,7 +34,7 @@ const answerOfKind: Record<DomainErrorKind, (message: string, field?: string) =>
 /** A domain refusal as the HTTP error it is answered with. */
 export const toHttpError = (e: DomainError): HttpError => answerOfKind[e.kind](e.message, e.field);
 
-export const body = (e: HttpError): ApiErrorBody => ({
+export const body = (e: HttpError): ErrorBody => ({
   error: e.error,
   message: e.message,
   ...(e.field !== undefined ? { field: e.field } : {}),

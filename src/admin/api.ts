@@ -3,6 +3,7 @@
  * write, a timeout, and errors as AdminApiError (with the field, or every field, the server named).
  */
 import { adminApiPrefix, csrfHeader, type AdminError } from '../../engine/admin-types.ts';
+import { errorMessageOf } from '../../engine/error-body.ts';
 
 export class AdminApiError extends Error {
   constructor(
@@ -37,7 +38,7 @@ export const adminRequest = async <T>(method: 'GET' | 'POST' | 'PUT', path: stri
     throw new AdminApiError(0, 'The server did not answer; check the connection and try again.');
   }
   const json = (await r.json().catch(() => ({}))) as Partial<AdminError> & T;
-  if (!r.ok) throw new AdminApiError(r.status, json.message ?? `HTTP ${r.status}`, json.field, json.fields);
+  if (!r.ok) throw new AdminApiError(r.status, errorMessageOf(json) ?? `HTTP ${r.status}`, json.field, json.fields);
   return json;
 };
 

@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { config } from '../config.ts';
-import { startGame } from '../game/bridge.ts';
+import { startEngine } from '../engine-client/bridge.ts';
 import { initData, initTelegram } from '../telegram.ts';
 import { createApiClient } from './api/client.ts';
 import { createQueryClient, Providers } from './providers.tsx';
@@ -16,10 +16,10 @@ export const mount = (root: HTMLElement, basename: string): void => {
   initTelegram();
   const options = { apiBase: config.apiBase, initData: initData() };
   const api = createApiClient(options);
-  const game = startGame(options);
+  const engine = startEngine(options);
   const router = createBrowserRouter(routes, { basename });
   createRoot(root).render(
-    <Providers api={api} game={game} queryClient={createQueryClient()}>
+    <Providers api={api} engine={engine} queryClient={createQueryClient()}>
       <RouterProvider router={router} />
     </Providers>,
   );

@@ -1,6 +1,6 @@
 import { economy } from '../../engine/economy.ts';
 import { messages } from '../../engine/messages.ts';
-import { $online } from '../game/signals.ts';
+import { $online } from '../engine-client/signals.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
 // §8's texts have one home in engine/messages.ts, shared with the engine and the server.

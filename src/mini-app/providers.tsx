@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { GameActions } from '../../engine/snapshot.ts';
+import type { EngineActions } from '../../engine/snapshot.ts';
 import type { ApiClient } from './api/client.ts';
 import { ApiContext } from './api/queries.ts';
-import { GameContext } from './game-context.tsx';
+import { EngineContext } from './engine-context.tsx';
 import { AppToaster } from './ui/toaster.tsx';
 
 /** One QueryClient per app: errors surface as §8 messages where they happen, so no global retry storm. */
@@ -12,19 +12,19 @@ export const createQueryClient = () =>
 
 interface ProvidersProps {
   api: ApiClient;
-  game: GameActions;
+  engine: EngineActions;
   queryClient: QueryClient;
   children: ReactNode;
 }
 
 /** Everything a screen needs around it; the tests mount screens inside the same providers. */
-export const Providers = ({ api, game, queryClient, children }: ProvidersProps) => (
+export const Providers = ({ api, engine, queryClient, children }: ProvidersProps) => (
   <ApiContext.Provider value={api}>
-    <GameContext.Provider value={game}>
+    <EngineContext.Provider value={engine}>
       <QueryClientProvider client={queryClient}>
         {children}
         <AppToaster />
       </QueryClientProvider>
-    </GameContext.Provider>
+    </EngineContext.Provider>
   </ApiContext.Provider>
 );

@@ -8,7 +8,7 @@ import '../../engine/worker.ts';
 const scope = globalThis as unknown as { name: string; postMessage(message: unknown): void };
 // `clicks-fail`: the status answers, then every /click fails as if the network dropped.
 const clicksFail = scope.name === 'clicks-fail';
-const game = new InMemoryTransport({ now: () => Date.now() }, { start: { totalEarn: '50', availableEnergy: 100 } });
+const server = new InMemoryTransport({ now: () => Date.now() }, { start: { totalEarn: '50', availableEnergy: 100 } });
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -19,11 +19,11 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise
   const authorization = new Headers(init?.headers).get('authorization');
   scope.postMessage({ fakeApi: { method: init?.method ?? 'GET', path, body, authorization } });
   if (clicksFail && path === '/click') throw new TypeError('Failed to fetch');
-  if (path === '') return json(await game.getStatus());
-  if (path === '/click') return json(await game.click(body as { click: number; batchId: string; seq: number }));
-  if (path === '/claim') return json(await game.claim());
+  if (path === '') return json(await server.getStatus());
+  if (path === '/click') return json(await server.click(body as { click: number; batchId: string; seq: number }));
+  if (path === '/claim') return json(await server.claim());
   if (path === '/update-level') {
-    const result = await game.updateLevel(body?.levelKey as number);
+    const result = await server.updateLevel(body?.levelKey as number);
     return result.ok ? json(result.status) : json({ error: 'UpgradeRefused', message: result.message }, 400);
   }
   return json({ error: 'NotFound', message: path }, 404);

@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGame, stopGame } from '../../src/game/bridge.ts';
-import { $balance, $energy, $message, $online, $pendingTaps, $ready, $totalClick, $totalEarn } from '../../src/game/signals.ts';
+import { startEngine, stopEngine } from '../../src/engine-client/bridge.ts';
+import { $balance, $energy, $message, $online, $pendingTaps, $ready, $totalClick, $totalEarn } from '../../src/engine-client/signals.ts';
 
 interface FakeCall {
   method: string;
@@ -25,18 +25,18 @@ const initDataFor = (id: number) => `user=${encodeURIComponent(JSON.stringify({ 
 const clickCalls = () => calls.filter((c) => c.path === '/click');
 
 afterEach(() => {
-  stopGame();
+  stopEngine();
   calls.length = 0;
 });
 
 describe('engine worker in Chromium', () => {
   it('starts through the bridge, applies taps at once and sends one batch with the raw init data', async () => {
     const initData = initDataFor(Date.now());
-    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
+    const engine = startEngine({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
     await expect.poll(() => $ready.value).toBe(true);
     expect($energy.value).toBe(100);
-    expect(await game.tap(3)).toBe(3);
-    expect(await game.tap(2)).toBe(2);
+    expect(await engine.tap(3)).toBe(3);
+    expect(await engine.tap(2)).toBe(2);
     await expect.poll(() => $energy.value).toBe(95);
     expect($totalEarn.value).toBe('55');
     await expect.poll(() => $pendingTaps.value).toBe(0);
@@ -46,25 +46,25 @@ describe('engine worker in Chromium', () => {
   });
 
   it('refuses taps without energy with the §4 message', async () => {
-    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
+    const engine = startEngine({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
     await expect.poll(() => $ready.value).toBe(true);
-    expect(await game.tap(150)).toBe(100);
+    expect(await engine.tap(150)).toBe(100);
     await expect.poll(() => $message.value?.text).toBe("You don't have enough energy to click!");
   });
 
   it('keeps unacknowledged taps in IndexedDB and sends them with the same batchId after a reload', async () => {
     const initData = initDataFor(Date.now());
-    const first = startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker('clicks-fail'));
+    const first = startEngine({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker('clicks-fail'));
     await expect.poll(() => $ready.value).toBe(true);
     expect(await first.tap(4)).toBe(4);
     await expect.poll(() => clickCalls().length).toBeGreaterThan(0);
     await expect.poll(() => $online.value).toBe(false);
     const lost = clickCalls()[0]!.body!;
     expect(lost.click).toBe(4);
-    stopGame(); // the page reloads
+    stopEngine(); // the page reloads
     calls.length = 0;
 
-    startGame({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
+    startEngine({ apiBase: '/money/api/v1/airdrop', initData }, fakeWorker());
     await expect.poll(() => clickCalls().length).toBeGreaterThan(0);
     expect(clickCalls()[0]!.body).toEqual(lost);
     // The signals start from the empty snapshot, so wait for the acknowledged total, not for 0 pending.
@@ -74,7 +74,7 @@ describe('engine worker in Chromium', () => {
   });
 
   it('posts at most about one snapshot per animation frame while tapping 50 times a second', async () => {
-    const game = startGame({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
+    const engine = startEngine({ apiBase: '/money/api/v1/airdrop', initData: initDataFor(Date.now()) }, fakeWorker());
     await expect.poll(() => $ready.value).toBe(true);
     let writes = 0;
     const stop = effect(() => void ($totalClick.value, writes++));
@@ -83,7 +83,7 @@ describe('engine worker in Chromium', () => {
     // coalescing that would be 100 writes (all 100 energy), well above the ~60 frames of the run.
     const started = performance.now();
     for (let i = 0; i < 50; i++) {
-      for (let finger = 0; finger < 2; finger++) void game.tap(1);
+      for (let finger = 0; finger < 2; finger++) void engine.tap(1);
       await new Promise((r) => setTimeout(r, 20));
     }
     await expect.poll(() => $totalClick.value).toBe(100);

@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-react';
 import { describe, expect, it } from 'vitest';
-import { applySnapshot } from '../../src/game/bridge.ts';
-import { $balance, $energy, $levels, $message, $totalEarn, emptySnapshot } from '../../src/game/signals.ts';
+import { applySnapshot } from '../../src/engine-client/bridge.ts';
+import { $balance, $energy, $levels, $message, $totalEarn, emptySnapshot } from '../../src/engine-client/signals.ts';
 
 describe('bridge', () => {
   it('writes each snapshot field into its signal, notifying only the signals whose value changed', () => {

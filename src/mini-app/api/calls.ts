@@ -14,9 +14,7 @@ import type {
 import { economy } from '../../../engine/economy.ts';
 import { required, type ApiClient } from './client.ts';
 
-/** The §7 calls the mini-app makes outside the game engine (which owns /click, /claim, /update-level). */
-export const getStatus = (api: ApiClient) => api.request<UserStatus>('');
-
+/** The §7 calls the mini-app makes outside the engine (which owns the status, /click, /claim, /update-level). */
 export const getTasks = (api: ApiClient, type: TaskType) =>
   api.request<Task[]>('/tasks', { query: { type: required(type, 'type', 'getTasks') } });
 

@@ -1,4 +1,5 @@
-import type { ApiError } from '../../../engine/api-types.ts';
+import type { ErrorBody } from '../../../engine/api-types.ts';
+import { errorMessageOf, parseBody } from '../../../engine/error-body.ts';
 
 /**
  * A small fetch client for the API (§7) with the client error types of §8. It sends the raw
@@ -13,14 +14,13 @@ export class ResponseError extends Error {
   override name = 'ResponseError';
   constructor(
     readonly status: number,
-    readonly body: Partial<ApiError> | string | null,
+    readonly body: Partial<ErrorBody> | string | null,
   ) {
     super(responseErrorMessage);
   }
   /** The server's own message, when it sent one (the upgrade toast shows it, §8). */
   get serverMessage(): string | null {
-    if (typeof this.body === 'string') return this.body.trim() || null;
-    return this.body?.message ?? null;
+    return errorMessageOf(this.body);
   }
 }
 
@@ -64,17 +64,6 @@ export const required = <T>(value: T | null | undefined, field: string, operatio
   return value;
 };
 
-const parseBody = async (response: Response): Promise<unknown> => {
-  const text = await response.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // §7: some calls answer "JSON or text"; the caller gets the text.
-    return text;
-  }
-};
-
 export const createApiClient = ({ apiBase, initData, fetch: fetchImpl }: ApiClientOptions): ApiClient => ({
   async request<T>(path: string, { method = 'GET', query, body }: RequestOptions = {}): Promise<T> {
     const search = new URLSearchParams();
@@ -88,9 +77,9 @@ export const createApiClient = ({ apiBase, initData, fetch: fetchImpl }: ApiClie
     } catch (cause) {
       throw new FetchError(cause);
     }
-    const parsed = await parseBody(response);
+    const parsed = parseBody(await response.text());
     // §5: success is any status 200 to 299.
-    if (response.status < 200 || response.status > 299) throw new ResponseError(response.status, parsed as ApiError | string | null);
+    if (response.status < 200 || response.status > 299) throw new ResponseError(response.status, parsed as Partial<ErrorBody> | string | null);
     return parsed as T;
   },
 });

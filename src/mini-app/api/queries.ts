@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TaskType } from '../../../engine/api-types.ts';
 import type { ApiClient } from './client.ts';
-import { getFriends, getLeaderboard, getRefLink, getStatus, getTasks } from './calls.ts';
+import { getFriends, getLeaderboard, getRefLink, getTasks } from './calls.ts';
 
 export const ApiContext = createContext<ApiClient | null>(null);
 
@@ -13,20 +13,17 @@ export const useApi = (): ApiClient => {
   return api;
 };
 
-/** Query keys in one place, so a claim can invalidate exactly what it changed. */
+/**
+ * Query keys in one place, so a claim can invalidate exactly what it changed. The player's status
+ * is not here: the engine owns it (useStatus in engine-context.tsx, docs/architecture.md).
+ */
 export const keys = {
-  status: ['status'] as const,
+  /** Every task list (the prefix of each `tasks(type)`). */
+  allTasks: ['tasks'] as const,
   tasks: (type: TaskType) => ['tasks', type] as const,
   friends: (page: number) => ['friends', page] as const,
   leaderboard: (page: number) => ['leaderboard', page] as const,
   refLink: ['refLink'] as const,
-};
-
-export const useStatus = () => {
-  const api = useApi();
-  // retryOnMount off: a failed status must not refetch each time another screen mounts a reader
-  // (with no data a refetch shows the boot screen again, which remounts the readers: a loop).
-  return useQuery({ queryKey: keys.status, queryFn: () => getStatus(api), retryOnMount: false });
 };
 
 export const useTasks = (type: TaskType, enabled = true) => {

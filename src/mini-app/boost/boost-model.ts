@@ -3,7 +3,7 @@ import { lockedMask, passiveLock } from '../../../engine/passive.ts';
 import { priceOf } from '../../../engine/prices.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { boostLevel, upgradeRefusal, type OwnedLevels, type UpgradeRefusal } from '../../../engine/upgrades.ts';
-import { $autoEarn, $energyLevel, $fingerLevel, $levels, $totalEarn } from '../../game/signals.ts';
+import { $autoEarn, $energyLevel, $fingerLevel, $levels, $totalEarn } from '../../engine-client/signals.ts';
 
 /** §2 Booster tab order: Finger, Handheld, Energy Limit. */
 export const boosterKeys: readonly BoostKey[] = [fingerKey, handheldKey, energyLimitKey];

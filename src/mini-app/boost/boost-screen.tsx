@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { BoostKey } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { $balance } from '../../game/signals.ts';
+import { $balance } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
 import { art, CoinIcon, Icon } from '../ui/art.tsx';
 import { Tabs } from '../ui/tabs.tsx';

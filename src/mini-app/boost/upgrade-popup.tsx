@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { haptic } from '../../telegram.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, CoinIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
@@ -13,7 +13,7 @@ const refusalLabel = { 'max-level': 'Max level', locked: 'Locked', unaffordable:
 /** §2: the confirm popup before any upgrade, with the "1s" cooldown after a purchase (§9). */
 export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClose: () => void }) => {
   useSignals();
-  const game = useGame();
+  const engine = useEngine();
   const view = boostView(boostKey);
   const [busy, setBusy] = useState(false);
   const [cooling, setCooling] = useState(false);
@@ -26,7 +26,7 @@ export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClos
   const upgrade = async () => {
     setBusy(true);
     try {
-      const result = await game.upgrade(boostKey);
+      const result = await engine.upgrade(boostKey);
       if (result.ok) {
         haptic.success();
         notify(messages.upgradeSuccess, 'success');

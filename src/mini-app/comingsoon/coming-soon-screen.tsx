@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { economy } from '../../../engine/economy.ts';
 import { titleFor } from '../../../engine/titles.ts';
-import { useStatus } from '../api/queries.ts';
+import { useStatus } from '../engine-context.tsx';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import './coming-soon.css';

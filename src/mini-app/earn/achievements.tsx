@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Task } from '../../../engine/api-types.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { $totalClick } from '../../game/signals.ts';
+import { $totalClick } from '../../engine-client/signals.ts';
 import { useTasks } from '../api/queries.ts';
 import { Icon, MoneyIcon } from '../ui/art.tsx';
 import { TaskImage } from '../ui/task-image.tsx';

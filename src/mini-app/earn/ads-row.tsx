@@ -1,18 +1,17 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { demoPaths, type Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { config } from '../../config.ts';
 import { haptic } from '../../telegram.ts';
 import { claimAdsReward, startWatchAds } from '../api/calls.ts';
-import { keys, useApi } from '../api/queries.ts';
+import { useApi } from '../api/queries.ts';
 import { chooseBlockId, loadAdsgram, showAd, toBase64 } from '../ads/adsgram.ts';
 import { isDemo } from '../demo.ts';
-import { useGame } from '../game-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
+import { useRefreshAfterClaim } from '../use-claim.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
 import { adsDone } from './task-rules.ts';
 
@@ -24,8 +23,7 @@ type AdPopup = 'reward' | 'skip' | null;
  */
 export const AdsRow = ({ task }: { task: Task }) => {
   const api = useApi();
-  const game = useGame();
-  const queryClient = useQueryClient();
+  const refreshAfterClaim = useRefreshAfterClaim();
   const [popup, setPopup] = useState<AdPopup>(null);
   const [busy, setBusy] = useState(false);
 
@@ -47,9 +45,7 @@ export const AdsRow = ({ task }: { task: Task }) => {
       await claimAdsReward(api, { taskId: task.id, encryptData: toBase64(token) });
       haptic.success();
       setPopup('reward');
-      void queryClient.invalidateQueries({ queryKey: ['tasks'] });
-      void queryClient.invalidateQueries({ queryKey: keys.status });
-      void Promise.resolve(game.refresh()).catch(() => undefined);
+      void refreshAfterClaim();
     } catch {
       fail();
     } finally {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { $clickValue } from '../../game/signals.ts';
+import { $clickValue } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
-import { useGame } from '../game-context.tsx';
+import { useEngine } from '../engine-context.tsx';
 import { art } from '../ui/art.tsx';
 
 /** How many floating "+N" labels are recycled; more than a thumb-storm can show at once. */
@@ -15,9 +15,9 @@ const floatDurationMs = 800;
  * Animations API (compositor-only transform/opacity), and the coin's squash is a CSS animation.
  */
 export const CoinButton = () => {
-  const game = useGame();
-  const gameRef = useRef(game);
-  gameRef.current = game;
+  const engine = useEngine();
+  const engineRef = useRef(engine);
+  engineRef.current = engine;
   const buttonRef = useRef<HTMLButtonElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
 
@@ -50,7 +50,7 @@ export const CoinButton = () => {
       const y = event.clientY - rect.top;
       // Engine.tap is the one energy gate (§5): at 0 energy it applies nothing and says the §8
       // message, which the shell shows as the toast. The feedback follows its answer.
-      void Promise.resolve(gameRef.current.tap(1)).then((applied) => (applied > 0 ? feedback(x, y) : haptic.error()));
+      void Promise.resolve(engineRef.current.tap(1)).then((applied) => (applied > 0 ? feedback(x, y) : haptic.error()));
     };
     const feedback = (x: number, y: number) => {
       haptic.tap();

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { money } from '../../../engine/money.ts';
 import { formatMoney } from '../../../engine/format.ts';
-import { $offlineReward } from '../../game/signals.ts';
-import { haptic } from '../../telegram.ts';
-import { useGame } from '../game-context.tsx';
-import { messages, notify } from '../messages.ts';
+import { $offlineReward } from '../../engine-client/signals.ts';
+import { useEngine } from '../engine-context.tsx';
 import { Popup } from '../ui/popup.tsx';
 import { art } from '../ui/art.tsx';
+import { useClaim } from '../use-claim.ts';
 
 /** §4: the offline popup is shown once per app load, the first time the reward is above 0. */
 let shownThisLoad = false;
@@ -20,34 +19,28 @@ export const resetMoneyDream = () => {
 /** "Money Dream" (§2): what passive income earned while the app was closed, and a claim button. */
 export const MoneyDreamPopup = () => {
   useSignals();
-  const game = useGame();
+  const engine = useEngine();
   const reward = $offlineReward.value;
   const [open, setOpen] = useState(false);
-  const [claiming, setClaiming] = useState(false);
+  const { busy, run } = useClaim();
   if (!open && !shownThisLoad && money(reward).gt(0)) {
     shownThisLoad = true;
     setOpen(true);
   }
   if (!open) return null;
   const claim = async () => {
-    setClaiming(true);
-    try {
-      const result = await game.claim();
+    // The engine's claim reconciles with the status it answers: nothing else to reload.
+    await run(async () => {
+      const result = await engine.claim();
       if (!result.ok) throw new Error(result.message);
-      haptic.success();
-      notify(messages.claimedSuccessful, 'success');
-    } catch {
-      haptic.error();
-      notify(messages.somethingWrong, 'error');
-    }
-    setClaiming(false);
+    }, { refresh: false });
     setOpen(false);
   };
   return (
     <Popup title="Money Dream" onClose={() => setOpen(false)}>
       <img className="popup__art" src={art('coin')} alt="" />
       <p>While sleeping, you've earned <strong className="gold-text">+{formatMoney(reward)}</strong></p>
-      <button className="btn btn--block" disabled={claiming} onClick={() => void claim()}>Claim</button>
+      <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>Claim</button>
     </Popup>
   );
 };

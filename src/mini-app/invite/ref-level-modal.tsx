@@ -1,44 +1,28 @@
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { referralLevels } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { canUpgradeReferral, nextReferralLevel } from '../../../engine/prices.ts';
-import { $totalMoney } from '../../game/signals.ts';
-import { haptic } from '../../telegram.ts';
+import { $totalMoney } from '../../engine-client/signals.ts';
 import { updateRefLevel } from '../api/calls.ts';
-import { keys, useApi } from '../api/queries.ts';
-import { useGame } from '../game-context.tsx';
-import { messages, notify } from '../messages.ts';
+import { useApi } from '../api/queries.ts';
+import { messages } from '../messages.ts';
 import { MoneyIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
+import { useClaim } from '../use-claim.ts';
 
 /** The referral-limit upgrade modal (§2) over the 14 levels of §9. */
 export const RefLevelModal = ({ status, onClose }: { status: UserStatus; onClose: () => void }) => {
   useSignals();
   const api = useApi();
-  const game = useGame();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useClaim();
   const level = status.refLevel;
   const next = nextReferralLevel(level);
   // §5: disabled when there is no next level or money is below the price.
   const enabled = canUpgradeReferral(level, $totalMoney.value) && !busy;
   const upgrade = async () => {
     if (!next) return;
-    setBusy(true);
-    try {
-      await updateRefLevel(api, next.level);
-      haptic.success();
-      notify(messages.refUpgradeSuccess, 'success');
-      await queryClient.invalidateQueries({ queryKey: keys.status });
-      void Promise.resolve(game.refresh()).catch(() => undefined);
-    } catch {
-      haptic.error();
-      notify(messages.refUpgradeFailed, 'error');
-    }
-    setBusy(false);
+    await run(() => updateRefLevel(api, next.level), { success: messages.refUpgradeSuccess, failure: messages.refUpgradeFailed });
   };
   return (
     <Popup title="Referral limit" onClose={onClose}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatMoney } from '../../../engine/format.ts';
-import { useLeaderboard, useStatus } from '../api/queries.ts';
+import { useLeaderboard } from '../api/queries.ts';
+import { useStatus } from '../engine-context.tsx';
 import { messages } from '../messages.ts';
 import { Avatar, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { titleFor } from '../../../engine/titles.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { config } from '../../config.ts';
 import { haptic, shareRefLink, shareStory, telegramUser } from '../../telegram.ts';
 import { claimWelcome } from '../api/calls.ts';
-import { keys, useApi, useRefLink, useStatus } from '../api/queries.ts';
-import { useGame } from '../game-context.tsx';
+import { useApi, useRefLink } from '../api/queries.ts';
+import { useEngine, useStatus } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { ConnectX } from '../ui/connect-x.tsx';
+import { useClaim } from '../use-claim.ts';
 import { EasterPopup } from './easter-popup.tsx';
 import { useProgress } from './use-progress.ts';
 import './onboarding.css';
@@ -88,33 +88,16 @@ const Congratulations = ({ status, onNext }: { status: UserStatus; onNext: () =>
 
 const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) => {
   const api = useApi();
-  const game = useGame();
-  const queryClient = useQueryClient();
   const refLink = useRefLink().data;
   const [claimed, setClaimed] = useState(status.isClaimedWelcome);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useClaim();
   const [easter, setEaster] = useState(false);
   const title = titleFor(status.teleAge, status.twAge);
-  const claim = async () => {
-    setBusy(true);
-    try {
-      const next = await claimWelcome(api);
-      queryClient.setQueryData(keys.status, next);
+  const claim = () =>
+    run(async () => {
+      await claimWelcome(api);
       setClaimed(true);
-      haptic.success();
-      notify(messages.claimedSuccessful, 'success');
-    } catch {
-      haptic.error();
-      notify(messages.somethingWrong, 'error');
-    }
-    setBusy(false);
-  };
-  const continueToApp = async () => {
-    setBusy(true);
-    await queryClient.invalidateQueries({ queryKey: keys.status });
-    await Promise.resolve(game.refresh()).catch(() => undefined);
-    onDone();
-  };
+    });
   const share = () => {
     if (!refLink) return;
     // §2: one configured user gets a story share instead of the link share.
@@ -135,23 +118,23 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
       <button className="onb__easter" onClick={() => setEaster(true)}><MoneyIcon /> Easter Egg</button>
       <div className="onb__foot">
         {claimed ? (
-          <button className="btn btn--block" disabled={busy} onClick={() => void continueToApp()}>continue</button>
+          <button className="btn btn--block" disabled={busy} onClick={onDone}>continue</button>
         ) : (
           <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>claim reward</button>
         )}
         <button className="btn btn--block btn--ghost" disabled={!refLink} onClick={share}>Share</button>
       </div>
-      {easter && <EasterPopup status={queryClient.getQueryData<UserStatus>(keys.status) ?? status} onClose={() => setEaster(false)} />}
+      {easter && <EasterPopup status={status} onClose={() => setEaster(false)} />}
     </>
   );
 };
 
 /** Onboarding (§2, §4): steps 1–4 until the welcome reward is claimed and continue is pressed. */
 export const Onboarding = ({ onDone }: { onDone: () => void }) => {
-  const statusQuery = useStatus();
+  const engine = useEngine();
+  const status = useStatus().data;
   const [step, setStep] = useState(readStep);
   useEffect(() => localStorage.setItem(currentSectionKey, String(step)), [step]);
-  const status = statusQuery.data;
   const go = (next: number) => {
     haptic.tap();
     setStep(next);
@@ -160,7 +143,7 @@ export const Onboarding = ({ onDone }: { onDone: () => void }) => {
     // §2 step 1: with user data go on; otherwise an error toast and a reload of the data.
     if (status) return go(2);
     notify(messages.startNoData, 'error');
-    void statusQuery.refetch();
+    void engine.refresh();
   };
   return (
     <div className="onb" data-step={step}>

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { $online, $ready } from '../../game/signals.ts';
+import { $online, $ready } from '../../engine-client/signals.ts';
 import { messages } from '../messages.ts';
 
 /**

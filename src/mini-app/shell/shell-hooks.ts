@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useSignalEffect } from '@preact/signals-react';
-import { useQueryClient } from '@tanstack/react-query';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { isReferralStartParam } from '../../../engine/refcodes.ts';
-import { $message } from '../../game/signals.ts';
+import { $message } from '../../engine-client/signals.ts';
 import { bindBackButton, startParam } from '../../telegram.ts';
 import { registerReferral } from '../api/calls.ts';
-import { keys, useApi } from '../api/queries.ts';
+import { useApi } from '../api/queries.ts';
 import { notify } from '../messages.ts';
+import { useRefreshAfterClaim } from '../use-claim.ts';
 
 /** §2: the native BackButton on every route except /, going back one step. */
 export const useTelegramBackButton = (visible: boolean, goBack: () => void): void => {
@@ -35,13 +35,13 @@ const referralSentKey = 'referral_sent';
  */
 export const useStartParamReferral = (status: UserStatus | undefined, param: string | null = startParam()): void => {
   const api = useApi();
-  const queryClient = useQueryClient();
+  const refreshAfterClaim = useRefreshAfterClaim();
   useEffect(() => {
     if (!status || !isReferralStartParam(param, status.refcode)) return;
     if (sessionStorage.getItem(referralSentKey) === param) return;
     sessionStorage.setItem(referralSentKey, param!);
     registerReferral(api, param!)
-      .then(() => queryClient.invalidateQueries({ queryKey: keys.status }))
+      .then(refreshAfterClaim)
       .catch((error: unknown) => console.warn('referral', error));
-  }, [api, queryClient, status, param]);
+  }, [api, refreshAfterClaim, status, param]);
 };

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { frozenPlayerMessage } from '../../../engine/admin-types.ts';
-import { useStatus } from '../api/queries.ts';
+import { useStatus } from '../engine-context.tsx';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';
 import { Reconnecting } from './reconnecting.tsx';

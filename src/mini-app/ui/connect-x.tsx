@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
-import { keys, useApi } from '../api/queries.ts';
+import { useApi } from '../api/queries.ts';
 import { isDemo } from '../demo.ts';
-import { useGame } from '../game-context.tsx';
 import { messages, notify } from '../messages.ts';
+import { useRefreshAfterClaim } from '../use-claim.ts';
 import { Icon } from './art.tsx';
 
 /**
@@ -13,8 +12,7 @@ import { Icon } from './art.tsx';
  */
 export const ConnectX = () => {
   const api = useApi();
-  const game = useGame();
-  const queryClient = useQueryClient();
+  const refreshAfterClaim = useRefreshAfterClaim();
   const connect = async () => {
     try {
       const { authUrl } = await socialLogin(api, window.location.href);
@@ -26,8 +24,7 @@ export const ConnectX = () => {
   const refresh = async () => {
     try {
       await checkXConnect(api);
-      await queryClient.invalidateQueries({ queryKey: keys.status });
-      await Promise.resolve(game.refresh()).catch(() => undefined);
+      await refreshAfterClaim();
     } catch {
       notify(messages.somethingWrong, 'error');
     }

@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { economy } from '../../../engine/economy.ts';
 import { formatWallet } from '../../../engine/format.ts';
 import { money } from '../../../engine/money.ts';
-import { $autoEarn, $totalEarn } from '../../game/signals.ts';
+import { $autoEarn, $totalEarn } from '../../engine-client/signals.ts';
 import { art } from '../ui/art.tsx';
 
 /**

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { economy } from '../../../engine/economy.ts';
 import { setPredictWallet } from '../api/calls.ts';
-import { keys, useApi, useStatus } from '../api/queries.ts';
+import { useApi } from '../api/queries.ts';
+import { useStatus } from '../engine-context.tsx';
+import { useRefreshAfterClaim } from '../use-claim.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { WalletMock } from './wallet-mock.tsx';
@@ -33,7 +34,7 @@ export const forecastState = (preWlComing: number | undefined | null): ForecastS
 export const WalletScreen = () => {
   const status = useStatus();
   const api = useApi();
-  const queryClient = useQueryClient();
+  const refreshAfterClaim = useRefreshAfterClaim();
   const [days, setDays] = useState('');
   const [busy, setBusy] = useState(false);
   if (showMock()) return <WalletMock />;
@@ -45,7 +46,7 @@ export const WalletScreen = () => {
     try {
       // §5: numeric only, sent as is; even an empty or zero value may be submitted.
       await setPredictWallet(api, days);
-      await queryClient.invalidateQueries({ queryKey: keys.status });
+      await refreshAfterClaim();
     } catch (error) {
       // §4: a failed forecast is only logged.
       console.error('forecast', error);

@@ -3,11 +3,10 @@ import { config } from '../../../src/config.ts';
 import { earnTaskKey } from '../../../src/mini-app/earn/task-rules.ts';
 import { turnstileWidgetScript } from '../../../server/dev/stand-ins/turnstile-widget.ts';
 import { demoTasks, turnstileSolvePath, withTask, type FakeApiState } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp, typeInto, watchOpenedUrls } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, recordOpenedLinks, typeInto } from './harness.tsx';
 
-const opened = watchOpenedUrls();
+const opened = recordOpenedLinks();
 afterEach(async () => {
-  vi.restoreAllMocks();
   delete window.Adsgram;
   delete (window as { turnstile?: unknown }).turnstile;
   config.turnstileSiteKey = '';

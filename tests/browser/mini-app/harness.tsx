@@ -1,15 +1,14 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { apiPrefix } from '../../../engine/api-types.ts';
 import { createFetchTransport } from '../../../engine/adapters/fetch-transport.ts';
 import { MemoryTapStore } from '../../../engine/adapters/memory-tap-store.ts';
 import { randomId, realClock, realScheduler } from '../../../engine/adapters/real-time.ts';
 import { Engine } from '../../../engine/engine.ts';
-import type { GameActions } from '../../../engine/snapshot.ts';
-import * as signals from '../../../src/game/signals.ts';
-import { applySnapshot } from '../../../src/game/bridge.ts';
+import * as signals from '../../../src/engine-client/signals.ts';
+import { applySnapshot, applyStatus } from '../../../src/engine-client/bridge.ts';
 import { createApiClient } from '../../../src/mini-app/api/client.ts';
 import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
 import { routes } from '../../../src/mini-app/routes.tsx';
@@ -27,7 +26,6 @@ export interface Mounted {
   engine: Engine;
   host: HTMLElement;
   router: ReturnType<typeof createMemoryRouter>;
-  game: GameActions;
 }
 
 let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
@@ -49,8 +47,12 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
     newId: randomId,
   });
   writeSignals(signals.emptySnapshot);
+  applyStatus(signals.noStatus);
   engine.subscribe(writeSignals);
-  if (!state.hang.includes('') && !state.failures['']) await engine.start().catch(() => undefined);
+  engine.subscribeStatus(applyStatus);
+  // A status that hangs or fails is the page's to show (boot screen, step 1's error): start without waiting.
+  const started = engine.start().catch(() => undefined);
+  if (!state.hang.includes('') && !state.failures['']) await started;
   const api = createApiClient({ apiBase: apiPrefix, initData, fetch });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const host = document.createElement('div');
@@ -58,13 +60,30 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
   const root = createRoot(host);
   await act(async () => {
     root.render(
-      <Providers api={api} game={engine} queryClient={createQueryClient()}>
+      <Providers api={api} engine={engine} queryClient={createQueryClient()}>
         <RouterProvider router={router} />
       </Providers>,
     );
   });
   current = { root, host, engine };
-  return { state, engine, host, router, game: engine };
+  return { state, engine, host, router };
+};
+
+/**
+ * For the tests of one file: `window.open` opens nothing and records each URL in the returned
+ * list, emptied before every test.
+ */
+export const recordOpenedLinks = (): string[] => {
+  const opened: string[] = [];
+  beforeEach(() => {
+    opened.length = 0;
+    vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return opened;
 };
 
 export const cleanup = async (): Promise<void> => {
@@ -125,16 +144,3 @@ export const findToast = (message: string, timeout = 4_000) =>
   vi.waitFor(() => {
     if (!toasts().some((t) => t.includes(message))) throw new Error(`toast "${message}" not shown; shown: ${toasts().join(' | ')}`);
   }, { timeout, interval: 20 });
-
-/** The URLs the app opens with window.open during each test (no tab opens); cleared before each test. */
-export const watchOpenedUrls = (): string[] => {
-  const opened: string[] = [];
-  beforeEach(() => {
-    opened.length = 0;
-    vi.spyOn(window, 'open').mockImplementation((url) => {
-      opened.push(String(url));
-      return null;
-    });
-  });
-  return opened;
-};

@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { $energy, $totalClick } from '../../../src/game/signals.ts';
+import { $energy, $totalClick } from '../../../src/engine-client/signals.ts';
 import { resetMoneyDream } from '../../../src/mini-app/home/money-dream-popup.tsx';
 import { demoStatus } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp, watchOpenedUrls } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, recordOpenedLinks } from './harness.tsx';
 
-const opened = watchOpenedUrls();
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await cleanup();
-});
+const opened = recordOpenedLinks();
+afterEach(cleanup);
 
 describe('invite', () => {
   it('shows the hero, the +3 and +49 cards, the note, Total Bonus, Pending Referrals and the 5% note', async () => {

@@ -133,8 +133,10 @@ describe('shell', () => {
   });
 
   it('sends the raw init data as Authorization on every call', async () => {
-    const { state } = await mountApp('/');
+    const { state, engine } = await mountApp('/');
     await findText('satoshi_fan');
+    engine.tap(1); // the engine's calls too: a tap batch
+    await vi.waitFor(() => expect(state.calls.some((c) => c.path === '/click')).toBe(true));
     expect(state.calls.length).toBeGreaterThan(2);
     expect(new Set(state.calls.map((c) => c.auth))).toEqual(new Set(['query_id=test&user=%7B%22id%22%3A5001%7D&auth_date=1&hash=abc']));
   });

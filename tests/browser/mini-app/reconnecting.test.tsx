@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { $online, $pendingTaps, $totalClick } from '../../../src/game/signals.ts';
+import { $online, $pendingTaps, $totalClick } from '../../../src/engine-client/signals.ts';
 import { messages, notify } from '../../../src/mini-app/messages.ts';
 import { button, cleanup, find, mountApp, toasts } from './harness.tsx';
 

@@ -1,6 +1,6 @@
 import { batch, type Signal } from '@preact/signals-react';
 import * as Comlink from 'comlink';
-import type { EngineSnapshot, GameActions } from '../../engine/snapshot.ts';
+import type { EngineActions, EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
 import type { EngineWorkerApi } from '../../engine/worker.ts';
 import {
   $autoEarn,
@@ -17,14 +17,16 @@ import {
   $passivePerSecond,
   $pendingTaps,
   $ready,
+  $status,
   $tapStreak,
   $totalClick,
   $totalEarn,
   $totalMoney,
   emptySnapshot,
+  noStatus,
 } from './signals.ts';
 
-export interface StartGameOptions {
+export interface StartEngineOptions {
   /** The API base (PublicConfig.apiBase). */
   apiBase: string;
   /** Telegram's raw init data; the worker sends it as `Authorization`. */
@@ -38,9 +40,27 @@ const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/work
 
 let running: { worker: Worker; remote: Comlink.Remote<EngineWorkerApi> } | null = null;
 
-const set = <T>(target: Signal<T>, value: T): void => {
-  if (target.peek() !== value) target.value = value;
+/** The snapshot fields that are one plain value each, with the signal that shows it (every one has one). */
+type ValueField = Exclude<keyof EngineSnapshot, 'version' | 'levels' | 'message'>;
+const valueSignals: { [K in ValueField]: Signal<EngineSnapshot[K]> } = {
+  ready: $ready,
+  online: $online,
+  totalEarn: $totalEarn,
+  autoEarn: $autoEarn,
+  balance: $balance,
+  totalMoney: $totalMoney,
+  energy: $energy,
+  maxEnergy: $maxEnergy,
+  clickValue: $clickValue,
+  passivePerSecond: $passivePerSecond,
+  fingerLevel: $fingerLevel,
+  energyLevel: $energyLevel,
+  totalClick: $totalClick,
+  tapStreak: $tapStreak,
+  pendingTaps: $pendingTaps,
+  offlineReward: $offlineReward,
 };
+const valueFields = Object.keys(valueSignals) as ValueField[];
 
 const sameLevels = (a: Record<string, number>, b: Record<string, number>): boolean => {
   const keys = Object.keys(a);
@@ -54,37 +74,32 @@ const sameLevels = (a: Record<string, number>, b: Record<string, number>): boole
  */
 export const applySnapshot = (s: EngineSnapshot): void =>
   batch(() => {
-    set($ready, s.ready);
-    set($online, s.online);
-    set($totalEarn, s.totalEarn);
-    set($autoEarn, s.autoEarn);
-    set($balance, s.balance);
-    set($totalMoney, s.totalMoney);
-    set($energy, s.energy);
-    set($maxEnergy, s.maxEnergy);
-    set($clickValue, s.clickValue);
-    set($passivePerSecond, s.passivePerSecond);
-    set($fingerLevel, s.fingerLevel);
-    set($energyLevel, s.energyLevel);
+    for (const field of valueFields) {
+      const target = valueSignals[field] as Signal<unknown>;
+      if (target.peek() !== s[field]) target.value = s[field];
+    }
     if (!sameLevels($levels.peek(), s.levels)) $levels.value = s.levels;
-    set($totalClick, s.totalClick);
-    set($tapStreak, s.tapStreak);
-    set($pendingTaps, s.pendingTaps);
-    set($offlineReward, s.offlineReward);
     if ($message.peek()?.id !== s.message?.id) $message.value = s.message;
   });
 
+/** Writes the engine's status into `$status` (it arrives only when a whole new status came). */
+export const applyStatus = (update: StatusUpdate): void => {
+  $status.value = update;
+};
+
 /**
  * Starts the game engine in its worker (stopping one already running) and returns the actions
- * the UI calls. Snapshots flow into src/game/signals.ts from then on.
+ * the UI calls. Snapshots flow into src/engine-client/signals.ts from then on.
  */
-export const startGame = (options: StartGameOptions, createWorker: WorkerFactory = defaultWorker): GameActions => {
-  stopGame();
+export const startEngine = (options: StartEngineOptions, createWorker: WorkerFactory = defaultWorker): EngineActions => {
+  stopEngine();
   applySnapshot(emptySnapshot); // a new game is not ready until its first status answers
+  applyStatus(noStatus);
   const worker = createWorker();
   const remote = Comlink.wrap<EngineWorkerApi>(worker);
   running = { worker, remote };
   void remote.subscribe(Comlink.proxy(applySnapshot));
+  void remote.subscribeStatus(Comlink.proxy(applyStatus));
   remote.start({ apiBase: options.apiBase, initData: options.initData }).catch((error: unknown) => {
     console.error('game engine failed to start', error);
   });
@@ -97,7 +112,7 @@ export const startGame = (options: StartGameOptions, createWorker: WorkerFactory
 };
 
 /** Stops the engine and terminates its worker; the signals keep their last values. */
-export const stopGame = (): void => {
+export const stopEngine = (): void => {
   if (!running) return;
   const { worker, remote } = running;
   running = null;

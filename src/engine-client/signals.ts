@@ -1,8 +1,8 @@
 import { computed, signal } from '@preact/signals-react';
-import type { EngineSnapshot } from '../../engine/snapshot.ts';
+import type { EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
 
 /**
- * The one home of the game's signals. Only the bridge (src/game/bridge.ts) writes them; components
+ * The one home of the game's signals. Only the bridge (src/engine-client/bridge.ts) writes them; components
  * read them (call `useSignals()` from '@preact/signals-react/runtime' in a component that reads
  * `.value`). Each field is its own signal, so a tap re-renders only what changed.
  */
@@ -48,3 +48,7 @@ export const $offlineReward = signal(emptySnapshot.offlineReward);
 export const $message = signal<EngineSnapshot['message']>(emptySnapshot.message);
 
 export const $energyRatio = computed(() => ($maxEnergy.value > 0 ? $energy.value / $maxEnergy.value : 0));
+
+/** The page's one copy of the player's status, pushed by the engine (its owner) through the bridge. */
+export const noStatus: StatusUpdate = { status: null, failed: false };
+export const $status = signal<StatusUpdate>(noStatus);
