@@ -11,7 +11,7 @@ import { backends, openHarness, openForSuite } from './harness.ts';
 import { pruneClickBatches } from '../../server/domain/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 
-describe.each(backends)('game rules (%s)', (backend) => {
+describe.each(backends)('player actions: taps, claims, purchases (%s)', (backend) => {
   const h = openForSuite(() => openHarness(backend));
 
   const status = async (id: number) => (await h.call('GET', '', id)).json<UserStatus>();
