@@ -4,10 +4,8 @@
  * Run after `npm run build`: `node --import tsx bench/site-screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { apiPrefix } from '../engine/api-types.ts';
-import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { startRealServer, startStaticServer } from './site-dist.ts';
+import { openSettled, shootWidths, sitePage } from './site-shots.ts';
 
 const out = new URL('../tests/screenshots/out/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
@@ -19,41 +17,22 @@ const pages = [
 
 // The real server when it can run; SITE_DIST=… (or SITE_STATIC=1) serves a build statically.
 const site = process.env.SITE_DIST || process.env.SITE_STATIC ? await startStaticServer(process.env.SITE_DIST) : await startRealServer();
-const base = site.url.replace(/\/$/, '');
-const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-try {
-  for (const width of [375, 1280]) {
-    const page = await browser.newPage({ viewport: { width, height: width < 500 ? 812 : 800 }, deviceScaleFactor: 1 });
-    // A fresh database counts zero everywhere; the shots show the tiles with launch-sized numbers.
-    await page.route(`**${apiPrefix}/public/stats`, (route) =>
-      route.fulfill({ json: { totalClick: 1_284_907_312, totalPaticipant: 2_417_553, totalEarn: '98133204511.25' } }),
-    );
-    for (const p of pages) {
-      await page.goto(base + p.path, { waitUntil: 'networkidle' });
-      await page.waitForSelector('main h1');
-      // Walk down the page so lazy images load, then back to the top.
-      for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-        await page.evaluate((top) => window.scrollTo(0, top), y);
-        await page.waitForTimeout(50);
-      }
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForLoadState('networkidle');
-      await page.screenshot({ path: `${out}site-${p.name}-${width}.png`, fullPage: true });
-      console.log(`site-${p.name}-${width}.png`);
-    }
-    await page.close();
-    // The roadmap as it looked in October 2024, with phase 3 highlighted (§4), after one Future step.
-    const then = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1 });
-    await then.clock.setFixedTime(new Date('2024-10-15T12:00:00Z'));
-    await then.goto(`${base}/`, { waitUntil: 'networkidle' });
-    await then.locator('button[aria-label="Future"]').click();
-    await then.waitForTimeout(800);
-    const box = await then.locator('.roadmap').evaluate((el) => ({ top: el.getBoundingClientRect().top + window.scrollY, height: el.clientHeight }));
-    await then.screenshot({ path: `${out}site-roadmap-october-2024-${width}.png`, fullPage: true, clip: { x: 0, y: box.top - 16, width, height: box.height + 32 } });
-    console.log(`site-roadmap-october-2024-${width}.png`);
-    await then.close();
+await shootWidths(site, async (browser, base, width) => {
+  const page = await sitePage(browser, width);
+  for (const p of pages) {
+    await openSettled(page, base + p.path);
+    await page.screenshot({ path: `${out}site-${p.name}-${width}.png`, fullPage: true });
+    console.log(`site-${p.name}-${width}.png`);
   }
-} finally {
-  await browser.close();
-  await site.stop();
-}
+  await page.close();
+  // The roadmap as it looked in October 2024, with phase 3 highlighted (§4), after one Future step.
+  const then = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1 });
+  await then.clock.setFixedTime(new Date('2024-10-15T12:00:00Z'));
+  await then.goto(`${base}/`, { waitUntil: 'networkidle' });
+  await then.locator('button[aria-label="Future"]').click();
+  await then.waitForTimeout(800);
+  const box = await then.locator('.roadmap').evaluate((el) => ({ top: el.getBoundingClientRect().top + window.scrollY, height: el.clientHeight }));
+  await then.screenshot({ path: `${out}site-roadmap-october-2024-${width}.png`, fullPage: true, clip: { x: 0, y: box.top - 16, width, height: box.height + 32 } });
+  console.log(`site-roadmap-october-2024-${width}.png`);
+  await then.close();
+});

@@ -133,18 +133,22 @@ export interface BroadcastButton {
   btnLink: string;
 }
 
-export interface AdminBroadcast {
-  id: number;
-  message: string;
-  btns: BroadcastButton[];
-  segment: BroadcastSegment;
-  total: number;
+/** How a broadcast's recipients stand. */
+export interface BroadcastCounts {
   sent: number;
   failed: number;
   blocked: number;
   uncertain: number;
   cancelled: number;
   pending: number;
+}
+
+export interface AdminBroadcast extends BroadcastCounts {
+  id: number;
+  message: string;
+  btns: BroadcastButton[];
+  segment: BroadcastSegment;
+  total: number;
   createdAtMs: number;
   finishedAtMs: number | null;
   cancelledAtMs: number | null;

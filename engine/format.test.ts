@@ -26,20 +26,20 @@ describe('money formatting (§9)', () => {
     expect(formatPlain('1234567.891', 0)).toBe('1,234,567');
   });
 
-  it('abbreviates above 500,000 with K, M, B, T and one decimal', () => {
-    expect(formatMoney('500000.01')).toBe('500.0K');
-    expect(formatMoney('2500000')).toBe('2.5M');
-    expect(formatMoney('7890000000')).toBe('7.8B');
-    expect(formatMoney('1230000000000')).toBe('1.2T');
-    expect(formatMoney('-2500000')).toBe('-2.5M');
-  });
-
-  it('goes on with aa, ab … past T, and scientific notation past zz', () => {
-    expect(formatMoney('1e15')).toBe('1.0aa');
-    expect(formatMoney('4.56e18')).toBe('4.5ab');
-    expect(formatMoney('1e90')).toBe('1.0az');
-    expect(formatMoney('1e93')).toBe('1.0ba');
-    expect(formatMoney('3e2043')).toBe('3.0e2043');
+  // Above 500,000: K, M, B, T with one decimal, then aa, ab … zz, then scientific notation.
+  it.each([
+    ['500000.01', '500.0K'],
+    ['2500000', '2.5M'],
+    ['7890000000', '7.8B'],
+    ['1230000000000', '1.2T'],
+    ['-2500000', '-2.5M'],
+    ['1e15', '1.0aa'],
+    ['4.56e18', '4.5ab'],
+    ['1e90', '1.0az'],
+    ['1e93', '1.0ba'],
+    ['3e2043', '3.0e2043'],
+  ])('abbreviates %s as %s', (amount, shown) => {
+    expect(formatMoney(amount)).toBe(shown);
   });
 
   it('keeps the wallet balance in full up to 999,999,999,999', () => {

@@ -14,8 +14,8 @@ import { installValidation } from './http/validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
 import { adminRoutes } from './routes/admin.ts';
-import { gameRoutes } from './routes/game.ts';
 import { languageRoutes } from './routes/language.ts';
+import { playerActionRoutes } from './routes/player-actions.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { outsideRoutes } from './routes/outside.ts';
 import { publicRoutes } from './routes/public.ts';
@@ -24,7 +24,7 @@ import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { walletRoutes } from './routes/wallet.ts';
 import type { RedisHandle } from './redis.ts';
-import type { OutsideServices } from './services.ts';
+import type { OutsideServices } from './domain/task-evidence.ts';
 
 export interface AppDeps {
   db: Db;
@@ -88,7 +88,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     async (api) => {
       await api.register(statusRoutes, ctx);
       await api.register(languageRoutes, ctx);
-      await api.register(gameRoutes, ctx);
+      await api.register(playerActionRoutes, ctx);
       await api.register(referralRoutes, ctx);
       await api.register(taskRoutes, ctx);
       await api.register(publicRoutes, ctx);

@@ -17,6 +17,9 @@ const optionalString = z
  * The server's environment, validated once. Others extend it by adding keys to this one object
  * (service URLs and secrets, PORT, …); every key is the env variable's own name.
  */
+/** A cross-key problem on `key`; `when` runs its check even when other keys failed, so the list of problems is complete. */
+const always = (key: string, message: string) => ({ path: [key], message, when: () => true });
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -73,30 +76,13 @@ export const configSchema = z
     // The operator console: server/admin/admin-config.ts.
     ...adminConfigShape,
   })
-  // `when` makes this run even when other keys failed, so the list of problems is complete.
-  .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), {
-    path: ['BOT_TOKEN'],
-    message: 'is required in production',
-    when: () => true,
-  })
+  .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), always('BOT_TOKEN', 'is required in production'))
   // Stand-ins accept anyone's captcha and X login: never in production.
-  .refine((c) => !(c.NODE_ENV === 'production' && c.DEMO_STAND_INS === true), {
-    path: ['DEMO_STAND_INS'],
-    message: 'must be off in production',
-    when: () => true,
-  })
+  .refine((c) => !(c.NODE_ENV === 'production' && c.DEMO_STAND_INS === true), always('DEMO_STAND_INS', 'must be off in production'))
   // PGlite is an embedded, single-process database: several workers cannot share it.
-  .refine((c) => c.WORKERS === 1 || c.DATABASE_URL !== undefined, {
-    path: ['WORKERS'],
-    message: 'more than 1 worker needs PostgreSQL (set DATABASE_URL): the embedded PGlite serves one process only',
-    when: () => true,
-  })
+  .refine((c) => c.WORKERS === 1 || c.DATABASE_URL !== undefined, always('WORKERS', 'more than 1 worker needs PostgreSQL (set DATABASE_URL): the embedded PGlite serves one process only'))
   // The test clock can be moved by anyone who reaches the port: never in production.
-  .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), {
-    path: ['TEST_MODE'],
-    message: 'must be off in production',
-    when: () => true,
-  });
+  .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), always('TEST_MODE', 'must be off in production'));
 
 export type Config = z.output<typeof configSchema>;
 

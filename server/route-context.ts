@@ -3,7 +3,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { RedisHandle } from './redis.ts';
-import type { OutsideServices } from './services.ts';
+import type { OutsideServices } from './domain/task-evidence.ts';
 
 /**
  * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes

@@ -4,10 +4,10 @@
  * resume-after-restart rules apply unchanged. Adds a segment, a cancel (pending recipients become
  * 'cancelled' and are never claimed), and progress with blocked players told apart from other failures.
  */
-import type { AdminBroadcast, BroadcastButton, BroadcastSegment } from '../../engine/admin-types.ts';
+import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/admin-types.ts';
 import type { Broadcast, InlineButton } from '../bot/broadcast-payload.ts';
 import type { Db } from '../db/db.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { invalid, conflict, notFound } from '../domain/errors.ts';
 import { recordAudit } from './audit.ts';
 
 export const maxTestRecipients = 50;
@@ -21,22 +21,22 @@ export const parseSegment = (raw: unknown): BroadcastSegment => {
       return { kind: 'all' };
     case 'language': {
       const code = typeof s.languageCode === 'string' ? s.languageCode.trim().toLowerCase() : '';
-      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) throw badRequest('languageCode must be a language code such as en or pt-br', 'segment.languageCode');
+      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) throw invalid('languageCode must be a language code such as en or pt-br', 'segment.languageCode');
       return { kind: 'language', languageCode: code };
     }
     case 'active': {
       const days = Number(s.days);
-      if (!Number.isInteger(days) || days < 1 || days > maxActiveDays) throw badRequest(`days must be a whole number from 1 to ${maxActiveDays}`, 'segment.days');
+      if (!Number.isInteger(days) || days < 1 || days > maxActiveDays) throw invalid(`days must be a whole number from 1 to ${maxActiveDays}`, 'segment.days');
       return { kind: 'active', days };
     }
     case 'test': {
       const ids = Array.isArray(s.userIds) ? s.userIds.map((x) => String(x).trim()).filter(Boolean) : [];
       if (ids.length === 0 || ids.length > maxTestRecipients || !ids.every((x) => /^\d{1,19}$/.test(x)))
-        throw badRequest(`userIds must list 1–${maxTestRecipients} Telegram user ids`, 'segment.userIds');
+        throw invalid(`userIds must list 1–${maxTestRecipients} Telegram user ids`, 'segment.userIds');
       return { kind: 'test', userIds: [...new Set(ids)] };
     }
     default:
-      throw badRequest('kind must be all, language, active or test', 'segment.kind');
+      throw invalid('kind must be all, language, active or test', 'segment.kind');
   }
 };
 
@@ -94,7 +94,7 @@ export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: numb
     return r.rowCount;
   });
 
-interface Row {
+interface Row extends BroadcastCounts {
   id: number;
   message: string;
   buttons: InlineButton[] | string;
@@ -103,12 +103,6 @@ interface Row {
   created_at_ms: number;
   finished_at_ms: number | null;
   cancelled_at_ms: number | null;
-  sent: number;
-  failed: number;
-  blocked: number;
-  uncertain: number;
-  cancelled: number;
-  pending: number;
 }
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);

@@ -9,7 +9,7 @@ import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
 import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { DomainError, notFound } from '../domain/errors.ts';
 import { recordAudit } from './audit.ts';
 
 /** The stored task types (DAILY_TASK and INVITE_TASK are query aliases, server/domain/tasks.ts). */
@@ -18,11 +18,11 @@ export const editableHandleTypes = ['BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONU
 /** Types whose link is a numeric threshold (§3): friends, views a day, total clicks. */
 const thresholdTypes: ReadonlySet<string> = new Set(['INVITE', 'ADS', 'ACHIVEMENT']);
 
-/** A 400 listing every bad field. */
-export class FieldErrors extends ApiError {
+/** An invalid task form listing every bad field (the console route answers it as a 400 with `fields`). */
+export class FieldErrors extends DomainError {
   constructor(readonly fields: Record<string, string>) {
     const [first] = Object.entries(fields);
-    super(400, 'Bad Request', first ? `${first[0]}: ${first[1]}` : 'Invalid task', first?.[0]);
+    super('invalid', first ? `${first[0]}: ${first[1]}` : 'Invalid task', first?.[0]);
   }
 }
 

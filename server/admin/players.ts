@@ -5,7 +5,7 @@
 import type { CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, ReferralEntry } from '../../engine/admin-types.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import { recordAudit } from './audit.ts';
 
 interface Row {

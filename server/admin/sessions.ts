@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import type { ApiError} from '../http/errors.ts';
+import type { HttpError } from '../http/errors.ts';
 import { body, forbidden, unauthorized } from '../http/errors.ts';
 
 export const sessionCookie = 'money_admin';
@@ -80,7 +80,7 @@ const allowedOrigins = (request: FastifyRequest, publicUrl: string | undefined):
 };
 
 /** A cross-site write is refused: Sec-Fetch-Site must be same-origin when present, and Origin must be ours. */
-export const checkSameOrigin = (request: FastifyRequest, publicUrl: string | undefined): ApiError | null => {
+export const checkSameOrigin = (request: FastifyRequest, publicUrl: string | undefined): HttpError | null => {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return forbidden('Cross-site request refused');
   const origin = request.headers.origin;
@@ -93,7 +93,7 @@ const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeE
 /** The onRequest hook of every console route but sign-in. */
 export const createAdminGuard = (deps: SessionDeps) =>
   async function adminGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const refuse = async (e: ApiError) => {
+    const refuse = async (e: HttpError) => {
       await reply.status(e.status).send(body(e));
       return reply;
     };

@@ -5,7 +5,7 @@
  */
 import type { Db, Queryable } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { invalid, conflict } from '../domain/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 
@@ -193,7 +193,7 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * from a built round's refused (409).
  */
 export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
-  if (p.expireAt <= p.startFrom) throw badRequest('expireAt must be after startFrom', 'expireAt');
+  if (p.expireAt <= p.startFrom) throw invalid('expireAt must be after startFrom', 'expireAt');
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict } from '../domain/errors.ts';
 import type { VerifiedWallet } from './ton-proof.ts';
 
 const hashOf = (payload: string) => createHash('sha256').update(payload).digest('hex');

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import type { FrozenSet } from '../admin/frozen-set.ts';
-import { ApiError, body, unauthorized } from '../http/errors.ts';
+import { HttpError, body, unauthorized } from '../http/errors.ts';
 import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';
 import { teleAgeDays } from './tele-age.ts';
 
@@ -149,7 +149,7 @@ export const createAuthenticate = (deps: AuthDeps) => {
     if (request.method !== 'GET' && deps.frozen?.has(data.user.id) === true) {
       // 423, not 403: the mini-app's engine retries a 403 (stale init data) and would credit the
       // queued taps after an unfreeze; a 423 is final, so taps made while frozen are dropped.
-      await reply.status(423).send(body(new ApiError(423, 'Locked', frozenMessage)));
+      await reply.status(423).send(body(new HttpError(423, 'Locked', frozenMessage)));
       return reply;
     }
     request.player = { id: data.user.id, initData: data };

@@ -32,6 +32,18 @@ const simulated = (db: Db) => {
   return { pacer, now, sleeps };
 };
 
+/** Six rounds over the lanes: each waits for its slot and takes it; returns when each send went. */
+const sendRounds = async (sim: ReturnType<typeof simulated>, lanes: ReturnType<typeof createPacer>[]): Promise<number[]> => {
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++)
+    for (const p of lanes) {
+      await p.slot();
+      expect(await p.take()).toBe(true);
+      times.push(sim.now());
+    }
+  return times;
+};
+
 /** The most permissions inside any window of `windowMs`. */
 const busiest = (times: number[], windowMs: number) => Math.max(...times.map((t, i) => times.slice(i).filter((x) => x < t + windowMs).length));
 
@@ -48,13 +60,7 @@ describe('shared pacer', () => {
     const sim = simulated(db);
     // Two pacers with one name stand for two processes: together they get one budget.
     const [a, b] = [sim.pacer('bot-a', 3), sim.pacer('bot-a', 3)];
-    const times: number[] = [];
-    for (let i = 0; i < 6; i++)
-      for (const p of [a, b]) {
-        await p.slot();
-        expect(await p.take()).toBe(true);
-        times.push(sim.now());
-      }
+    const times = await sendRounds(sim, [a, b]);
     expect(busiest(times, 1_000)).toBeLessThanOrEqual(3);
     // …and not needlessly slower: 12 sends at 3/s take three full windows (3 slots and the slack
     // each) and two more slots.
@@ -67,13 +73,7 @@ describe('shared pacer', () => {
     let late = 3;
     // The first three sleeps overrun by 400 ms (a busy event loop); the rest are punctual.
     const [a, b] = [sim.pacer('bot-b', 3, () => (late-- > 0 ? 400 : 0)), sim.pacer('bot-b', 3)];
-    const times: number[] = [];
-    for (let i = 0; i < 6; i++)
-      for (const p of [a, b]) {
-        await p.slot();
-        expect(await p.take()).toBe(true);
-        times.push(sim.now());
-      }
+    const times = await sendRounds(sim, [a, b]);
     expect(busiest(times, 1_000)).toBeLessThanOrEqual(3);
   });
 

@@ -14,10 +14,10 @@ import type { Config } from '../config.ts';
 import { boostChannelId, publicUrl, xCallbackUrl } from '../services/outside-config.ts';
 import { adsgramRewardUrl, sendAdsgramReward } from './stand-ins/adsgram-driver.ts';
 import { adsgramSdkScript } from './stand-ins/adsgram-sdk.ts';
-import { startFakeExchanges, type FakeExchanges } from './stand-ins/fake-exchanges.ts';
+import { exchangeSettings, startFakeExchanges, type FakeExchanges } from './stand-ins/fake-exchanges.ts';
 import { startFakeTelegram, type FakeTelegram } from './stand-ins/fake-telegram.ts';
 import { startFakeTurnstile, type FakeTurnstile } from './stand-ins/fake-turnstile.ts';
-import { startFakeX, type FakeX } from './stand-ins/fake-x.ts';
+import { startFakeX, xSettings, type FakeX } from './stand-ins/fake-x.ts';
 import { turnstileWidgetScript } from './stand-ins/turnstile-widget.ts';
 
 /** The exchange id the demo's partner exchanges know as signed up through our link. */
@@ -53,14 +53,14 @@ export const startDemoStandIns = async (config: Config, botToken: string): Promi
   if (!c.X_CLIENT_ID) {
     const x = (out.x = await startFakeX([xCallbackUrl(c)], 'demo-x-client', secret()));
     x.settings.nextUser = { id: '4242', username: 'demo_x_user', profile_image_url: '', created_at: '2016-05-01T00:00:00.000Z' };
-    Object.assign(c, { X_CLIENT_ID: x.clientId, X_CLIENT_SECRET: x.clientSecret, X_AUTHORIZE_URL: x.authorizeUrl, X_TOKEN_URL: x.tokenUrl, X_USERS_ME_URL: x.usersMeUrl });
+    Object.assign(c, xSettings(x));
     out.services.push('x');
   }
   if (!c.ONUS_CHECK_URL && !c.BINGX_CHECK_URL) {
     const ex = (out.exchanges = await startFakeExchanges(secret()));
     ex.register('onus', demoExchangeUid);
     ex.register('bingx', demoExchangeUid);
-    Object.assign(c, { ONUS_CHECK_URL: ex.checkUrl('onus'), ONUS_API_KEY: ex.apiKey, BINGX_CHECK_URL: ex.checkUrl('bingx'), BINGX_API_KEY: ex.apiKey });
+    Object.assign(c, exchangeSettings(ex));
     out.services.push('exchanges');
   }
   if (config.BOT_TOKEN === undefined) {

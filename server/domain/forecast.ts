@@ -6,7 +6,7 @@
  */
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../db/db.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { invalid, conflict } from './errors.ts';
 import { creditMoney } from './ledger.ts';
 
 export interface SettlementResult {
@@ -24,11 +24,11 @@ const batchSize = 500;
 
 /** Checks a launch day: a real calendar date (YYYY-MM-DD), not after today (UTC, server clock). */
 export const parseLaunchDay = (value: unknown, nowMs: number): string => {
-  if (typeof value !== 'string' || !dayPattern.test(value)) throw badRequest('launchDay must be a date YYYY-MM-DD', 'launchDay');
+  if (typeof value !== 'string' || !dayPattern.test(value)) throw invalid('launchDay must be a date YYYY-MM-DD', 'launchDay');
   const d = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) throw badRequest('launchDay is not a calendar date', 'launchDay');
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) throw invalid('launchDay is not a calendar date', 'launchDay');
   // A future day would tell players the answer while they can still guess.
-  if (value > new Date(nowMs).toISOString().slice(0, 10)) throw badRequest('launchDay must not be in the future', 'launchDay');
+  if (value > new Date(nowMs).toISOString().slice(0, 10)) throw invalid('launchDay must not be in the future', 'launchDay');
   return value;
 };
 

@@ -4,7 +4,7 @@ import { money, toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
 import { inviteBonus } from '../../engine/rewards.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { invalid, conflict, notFound } from './errors.ts';
 import { settleInviteBonus } from './ledger.ts';
 import { loadUser, type UserRow } from './users.ts';
 
@@ -18,7 +18,7 @@ export const registerReferral = async (tx: Queryable, userId: number, refcode: s
   const found = await tx.query<{ id: number }>('SELECT id FROM users WHERE refcode = $1', [refcode]);
   const referrerId = found.rows[0]?.id;
   if (referrerId === undefined) throw notFound('Referral code not found', 'refcode');
-  if (referrerId === userId) throw badRequest('You cannot use your own referral code', 'refcode');
+  if (referrerId === userId) throw invalid('You cannot use your own referral code', 'refcode');
   // Both rows locked in id order: a concurrent registration waits instead of double counting.
   await tx.query('SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [[userId, referrerId]]);
   const me = await loadUser(tx, userId);
@@ -30,7 +30,7 @@ export const registerReferral = async (tx: Queryable, userId: number, refcode: s
      ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
     [referrerId, userId],
   );
-  if (cycle.rows.length > 0) throw badRequest('This referral would make a cycle', 'refcode');
+  if (cycle.rows.length > 0) throw invalid('This referral would make a cycle', 'refcode');
   const referrer = await loadUser(tx, referrerId);
   if (referrer.invite_cnt >= friendLimit(referrer.ref_level))
     throw conflict('This player has reached their friend limit', 'refcode');

@@ -1,8 +1,9 @@
 import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
+import { messages } from '../../engine/messages.ts';
 import type { VerifiedInitData } from '../auth/init-data.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { invalid, conflict } from './errors.ts';
 import { creditMoney } from './ledger.ts';
 import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
 export { verifyOutside, type ClaimInput, type OutsideEvidence } from './task-evidence.ts';
@@ -11,20 +12,20 @@ import { loadUser, type UserRow } from './users.ts';
 
 /** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
 const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {
-  if (task.type === 'ADS') throw badRequest('Ads rewards are claimed by watching a video', 'task_id');
-  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw badRequest('This achievement is still locked', 'task_id');
+  if (task.type === 'ADS') throw invalid('Ads rewards are claimed by watching a video', 'task_id');
+  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw invalid('This achievement is still locked', 'task_id');
   switch (task.handle_type) {
     case 'REF':
-      if (row.invite_cnt < Number(task.link)) throw badRequest('Invite more friends to claim this task', 'task_id');
+      if (row.invite_cnt < Number(task.link)) throw invalid('Invite more friends to claim this task', 'task_id');
       break;
     case 'CHECK_USERNAME': {
       const u = initData.user;
       const name = [u.first_name, u.last_name, u.username].filter(Boolean).join(' ');
-      if (!name.includes('$MONEY')) throw badRequest('$MONEY NOT FOUND IN USER NAME', 'task_id');
+      if (!name.includes('$MONEY')) throw invalid(messages.usernameClaimFailed, 'task_id');
       break;
     }
     case 'BOOST':
-      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw badRequest('You have not enouch boost', 'task_id');
+      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw invalid(messages.boostClaimFailed, 'task_id');
       break;
     default:
       break;

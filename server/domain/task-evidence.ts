@@ -3,9 +3,23 @@
  * before the claim's transaction. No storage: the browser tests' fake API runs the same checks.
  */
 import { claimTaskCaptchaAction } from '../../engine/api-types.ts';
-import { badRequest, unavailable } from '../http/errors.ts';
-import type { OutsideServices } from '../services.ts';
+import { messages } from '../../engine/messages.ts';
+import { invalid, unavailable } from './errors.ts';
 import type { TaskRow } from './task-model.ts';
+
+/**
+ * The outside services the task rules need (server/services/outside-services.ts implements them on
+ * top of config base URLs). When createApp gets no `services`, every task that needs one fails closed:
+ * it is refused and credits nothing.
+ */
+export interface OutsideServices {
+  /** Cloudflare Turnstile siteverify: true only for a valid, unused token. */
+  verifyCaptcha(token: string, action: string, remoteIp?: string): Promise<boolean>;
+  /** True when the exchange account `uid` was registered through our link. */
+  checkExchange(handleType: 'CHECK_ONUS' | 'CHECK_BINGX', uid: string): Promise<boolean>;
+  /** How many times the Telegram user has boosted our channel. */
+  countChannelBoosts(telegramUserId: string): Promise<number>;
+}
 
 export interface ClaimInput {
   captchaToken?: string;
@@ -30,12 +44,12 @@ const need = (services: OutsideServices | undefined): OutsideServices => {
  */
 export const verifyOutside = async (task: TaskRow, userId: number, input: ClaimInput, services: OutsideServices | undefined): Promise<OutsideEvidence> => {
   if (task.needs_captcha) {
-    if (input.captchaToken === undefined || input.captchaToken === '') throw badRequest('Please verify captcha first', 'captchaToken');
-    if (!(await need(services).verifyCaptcha(input.captchaToken, claimTaskCaptchaAction, input.remoteIp))) throw badRequest('Captcha verification failed', 'captchaToken');
+    if (input.captchaToken === undefined || input.captchaToken === '') throw invalid(messages.verifyCaptcha, 'captchaToken');
+    if (!(await need(services).verifyCaptcha(input.captchaToken, claimTaskCaptchaAction, input.remoteIp))) throw invalid('Captcha verification failed', 'captchaToken');
   }
   if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
-    if (input.inputValue === undefined || input.inputValue.trim() === '') throw badRequest('Please fill input', 'inputValue');
-    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw badRequest('Your account is not registered via link', 'inputValue');
+    if (input.inputValue === undefined || input.inputValue.trim() === '') throw invalid(messages.fillInput, 'inputValue');
+    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw invalid(messages.exchangeCheckFailed, 'inputValue');
   }
   if (task.handle_type === 'BOOST') return { boosts: await need(services).countChannelBoosts(String(userId)) };
   return {};

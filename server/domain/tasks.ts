@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from './errors.ts';
 import { taskFileSchema, taskTypesOf, taskView, type Progress, type TaskRow } from './task-model.ts';
 
 export { taskTypeValues, taskView, type Progress, type TaskRow } from './task-model.ts';

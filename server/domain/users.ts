@@ -6,7 +6,7 @@ import { passiveAccrued, passivePerSecond } from '../../engine/passive.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
 import { meanAgeDays } from '../../engine/titles.ts';
 import type { Queryable } from '../db/db.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from './errors.ts';
 
 /** A users row as the database returns it (NUMERIC as decimal strings, BIGINT as numbers). */
 export interface UserRow {

@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../../engine/api-types.ts';
+import { messages } from '../../engine/messages.ts';
 import { isUnavailable } from '../db/errors.ts';
+import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
 
 /** A refusal with its HTTP status: the error handler turns it into `{ error, message, field? }`. */
-export class ApiError extends Error {
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly error: string,
@@ -14,14 +16,25 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, field?: string) => new ApiError(400, 'Bad Request', message, field);
-export const unauthorized = (message: string) => new ApiError(401, 'Unauthorized', message);
-export const forbidden = (message: string) => new ApiError(403, 'Forbidden', message);
-export const notFound = (message: string, field?: string) => new ApiError(404, 'Not Found', message, field);
-export const conflict = (message: string, field?: string) => new ApiError(409, 'Conflict', message, field);
-export const unavailable = (message: string) => new ApiError(503, 'Service Unavailable', message);
+export const badRequest = (message: string, field?: string) => new HttpError(400, 'Bad Request', message, field);
+export const unauthorized = (message: string) => new HttpError(401, 'Unauthorized', message);
+export const forbidden = (message: string) => new HttpError(403, 'Forbidden', message);
+export const notFound = (message: string, field?: string) => new HttpError(404, 'Not Found', message, field);
+export const conflict = (message: string, field?: string) => new HttpError(409, 'Conflict', message, field);
+export const unavailable = (message: string) => new HttpError(503, 'Service Unavailable', message);
 
-export const body = (e: ApiError): ErrorBody => ({
+/** The one map from a rule's refusal to its HTTP answer. */
+const answerOfKind: Record<DomainErrorKind, (message: string, field?: string) => HttpError> = {
+  invalid: badRequest,
+  'not-found': notFound,
+  conflict,
+  unavailable,
+};
+
+/** A domain refusal as the HTTP error it is answered with. */
+export const toHttpError = (e: DomainError): HttpError => answerOfKind[e.kind](e.message, e.field);
+
+export const body = (e: HttpError): ErrorBody => ({
   error: e.error,
   message: e.message,
   ...(e.field !== undefined ? { field: e.field } : {}),
@@ -53,8 +66,9 @@ const statusText: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthori
 
 /** Every error leaves as JSON `{ error, message, field? }`; unexpected ones are logged and never leak details. */
 export const installErrorHandler = (app: FastifyInstance): void => {
-  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
-    if (err instanceof ApiError) return reply.status(err.status).send(body(err));
+  app.setErrorHandler((thrown: FastifyError | HttpError | DomainError, request, reply) => {
+    const err = thrown instanceof DomainError ? toHttpError(thrown) : thrown;
+    if (err instanceof HttpError) return reply.status(err.status).send(body(err));
     const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
     if (fe.validation !== undefined && fe.validation.length > 0) {
       const v = fe.validation[0]!;
@@ -84,7 +98,7 @@ export const installErrorHandler = (app: FastifyInstance): void => {
       return reply.status(status).send({ error: statusText[status] ?? 'Bad Request', message });
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ error: 'Internal Server Error', message: 'Something went wrong, please try again later!' });
+    return reply.status(500).send({ error: 'Internal Server Error', message: messages.somethingWrong });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: 'Not Found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),

@@ -13,7 +13,7 @@ import { cheatSignals, playerDetail, playerLedger, playerReferrals, searchPlayer
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { badRequest, body } from '../http/errors.ts';
+import { badRequest, body, toHttpError } from '../http/errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';
@@ -80,7 +80,7 @@ export interface AdminDeps {
 export const adminRoutes: FastifyPluginAsync<AdminDeps> = async (app, deps) => {
   // The console's forms show every bad field at once.
   app.setErrorHandler((err: FastifyError, _request, reply) => {
-    if (err instanceof FieldErrors) return reply.status(400).send({ ...body(err), fields: err.fields });
+    if (err instanceof FieldErrors) return reply.status(400).send({ ...body(toHttpError(err)), fields: err.fields });
     throw err;
   });
   if (deps.config.BOT_TOKEN === undefined) throw badRequest('The console needs BOT_TOKEN');

@@ -11,29 +11,26 @@ import { recordAudit } from '../admin/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshotOnce, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, notFound, ApiError } from '../http/errors.ts';
+import { badRequest, notFound, unavailable } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, objectOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 
-const roundSchema = {
-  type: 'object',
-  properties: {
-    round: { type: 'integer' },
-    status: { type: 'string' },
-    startFrom: { type: 'integer' },
-    expireAt: { type: 'integer' },
-    wallets: { type: 'integer' },
-    totalAmount: { type: 'string' },
-    merkleRoot: { type: ['string', 'null'] },
-    merkleRootInt: { type: ['string', 'null'] },
-    bocBytes: { type: ['integer', 'null'] },
-    created: { type: 'boolean' },
-  },
-} as const;
+const roundSchema = objectOf({
+  round: 'integer',
+  status: 'string',
+  startFrom: 'integer',
+  expireAt: 'integer',
+  wallets: 'integer',
+  totalAmount: 'string',
+  merkleRoot: 'string?',
+  merkleRootInt: 'string?',
+  bocBytes: 'integer?',
+  created: 'boolean',
+});
 
 export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
 
@@ -63,7 +60,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         app.log.error({ err, round }, 'airdrop dictionary failed to load');
       });
     }
-    throw new ApiError(503, 'Service Unavailable', 'the airdrop dictionary is loading; retry shortly');
+    throw unavailable('the airdrop dictionary is loading; retry shortly');
   };
 
   // The served round is read at most once a second per process (a new round shows within 1 s).

@@ -6,7 +6,7 @@ import { statusOf, type UserRow } from '../domain/users.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { errorResponses, userStatusSchema } from './schemas.ts';
+import { errorResponses, playerRoute, userStatusSchema } from './schemas.ts';
 
 const body = obj({ language: { type: ['string', 'null'], maxLength: 20, description: `One of ${locales.join(', ')}; null follows Telegram's language again` } }, ['language']);
 
@@ -18,16 +18,7 @@ const body = obj({ language: { type: ['string', 'null'], maxLength: 20, descript
 export const languageRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   app.post<{ Body: LanguagePayload }>(
     '/language',
-    {
-      onRequest: ctx.authenticate,
-      schema: {
-        summary: "Remembers the player's language for the mini-app",
-        tags: ['user'],
-        security: [{ telegramInitData: [] }],
-        body,
-        response: { 200: userStatusSchema, ...errorResponses },
-      },
-    },
+    playerRoute(ctx)('user', "Remembers the player's language for the mini-app", { body, response: { 200: userStatusSchema, ...errorResponses } }),
     async (request) => {
       const { language } = request.body;
       if (language !== null && !isLocale(language)) throw badRequest(`language must be one of ${locales.join(', ')} or null`, 'language');

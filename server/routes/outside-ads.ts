@@ -5,14 +5,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { playerOf } from '../auth/authenticate.ts';
 import { loadTask } from '../domain/tasks.ts';
-import { ApiError, badRequest, forbidden, notFound, unavailable } from '../http/errors.ts';
+import { badRequest, forbidden, notFound, unavailable } from '../http/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../services/ads-rewards.ts';
 import { decodeEncryptData, readAdsToken } from '../services/ads-token.ts';
 import { secretMatches } from '../services/secret-compare.ts';
+import { playerSecurity } from './schemas.ts';
 
-const authed = { security: [{ telegramInitData: [] }], tags: ['ads'] };
+const authed = { security: playerSecurity, tags: ['ads'] };
 
 export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const secret = ctx.config.ADS_TOKEN_SECRET;
@@ -48,7 +50,7 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       const player = playerOf(request);
       // loadTask names /claim-task's query parameter (task_id); here the field is the body's taskId.
       const task = await loadTask(ctx.db, taskId).catch((err: unknown) => {
-        throw err instanceof ApiError && err.status === 404 ? notFound(`Task ${taskId} not found`, 'taskId') : err;
+        throw err instanceof DomainError && err.kind === 'not-found' ? notFound(`Task ${taskId} not found`, 'taskId') : err;
       });
       if (task.type !== 'ADS') throw badRequest(`Task ${taskId} is not an ads task`, 'taskId');
       const token = decodeEncryptData(encryptData);

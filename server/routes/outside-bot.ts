@@ -13,22 +13,19 @@ import { badRequest, notFound, unauthorized, unavailable } from '../http/errors.
 import type { RouteContext } from '../route-context.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
 import { secretMatches } from '../services/secret-compare.ts';
+import { apiKeyHeader } from './operator.ts';
+import { objectOf } from './schemas.ts';
 
-const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
-
-const progressSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    total: { type: 'integer' },
-    sent: { type: 'integer' },
-    failed: { type: 'integer' },
-    uncertain: { type: 'integer' },
-    remaining: { type: 'integer' },
-    createdAtMs: { type: 'integer' },
-    finishedAtMs: { type: ['integer', 'null'] },
-  },
-} as const;
+const progressSchema = objectOf({
+  id: 'integer',
+  total: 'integer',
+  sent: 'integer',
+  failed: 'integer',
+  uncertain: 'integer',
+  remaining: 'integer',
+  createdAtMs: 'integer',
+  finishedAtMs: 'integer?',
+});
 
 export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const checkKey = (request: FastifyRequest) => {

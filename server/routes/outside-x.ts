@@ -9,6 +9,7 @@ import { loadUser, statusOf } from '../domain/users.ts';
 import { badRequest, unavailable } from '../http/errors.ts';
 import type { RouteContext } from '../route-context.ts';
 import { beginXLogin, completeXLogin } from '../services/x-connect.ts';
+import { playerSecurity } from './schemas.ts';
 
 const socialConnectSchema = {
   type: 'object',
@@ -31,7 +32,7 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       schema: {
         summary: 'The X OAuth 2 (PKCE) consent URL',
         tags: ['x'],
-        security: [{ telegramInitData: [] }],
+        security: playerSecurity,
         querystring: { type: 'object', properties: { redirect_to: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['redirect_to'] },
         response: { 200: { type: 'object', required: ['authUrl'], properties: { authUrl: { type: 'string' } } } },
       },
@@ -75,7 +76,7 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     '/check-x-connect',
     {
       onRequest: ctx.authenticate,
-      schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: [{ telegramInitData: [] }], response: { 200: socialConnectSchema } },
+      schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: playerSecurity, response: { 200: socialConnectSchema } },
     },
     async (request): Promise<SocialConnect> => {
       const status = statusOf(await loadUser(ctx.db, playerOf(request).id), ctx.clock.now());

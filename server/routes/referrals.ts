@@ -9,9 +9,8 @@ import { listFriends, maxPageSize, registerReferral } from '../domain/referrals.
 import { loadUser, statusOf } from '../domain/users.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, userStatusSchema } from './schemas.ts';
+import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, userStatusSchema } from './schemas.ts';
 
-const security = [{ telegramInitData: [] }];
 const paging = {
   page: { ...int(1, 1_000_000, '1-based page number'), default: 1 },
   pageSize: { ...int(1, maxPageSize, `items per page (default ${economy.pageSize})`), default: economy.pageSize },
@@ -23,20 +22,14 @@ export const refLinkOf = (botUsername: string, miniAppName: string, refcode: str
 
 /** Referrals, friends, the referral link and the leaderboard. */
 export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const auth = { onRequest: ctx.authenticate };
+  const route = playerRoute(ctx);
 
   app.post<{ Querystring: { refcode: string } }>(
     '/referral',
-    {
-      ...auth,
-      schema: {
-        summary: 'Registers the player’s referrer by refcode (once; no self-referral, no cycles, within the friend limit)',
-        tags: ['referral'],
-        security,
-        querystring: obj({ refcode: { type: 'string', pattern: `^[A-Za-z0-9]{${economy.refcodeLength}}$` } }, ['refcode']),
-        response: { 200: userStatusSchema, ...errorResponses },
-      },
-    },
+    route('referral', 'Registers the player’s referrer by refcode (once; no self-referral, no cycles, within the friend limit)', {
+      querystring: obj({ refcode: { type: 'string', pattern: `^[A-Za-z0-9]{${economy.refcodeLength}}$` } }, ['refcode']),
+      response: { 200: userStatusSchema, ...errorResponses },
+    }),
     async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
       return statusOf(await transaction(ctx.db, (tx) => registerReferral(tx, playerOf(request).id, request.query.refcode, now)), now);
@@ -45,33 +38,21 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
 
   app.get<{ Querystring: { page: number; pageSize: number } }>(
     '/get-ref-users',
-    {
-      ...auth,
-      schema: {
-        summary: 'The player’s friends, 10 a page, newest first; `pending` counts friends below $100',
-        tags: ['referral'],
-        security,
-        querystring: obj(paging),
-        response: {
-          200: { type: 'object', properties: { ...pageOf(friendSchema).properties, pending: { type: 'integer' } } },
-          ...errorResponses,
-        },
+    route('referral', 'The player’s friends, 10 a page, newest first; `pending` counts friends below $100', {
+      querystring: obj(paging),
+      response: {
+        200: { type: 'object', properties: { ...pageOf(friendSchema).properties, pending: { type: 'integer' } } },
+        ...errorResponses,
       },
-    },
+    }),
     async (request) => listFriends(ctx.db, playerOf(request).id, request.query.page, request.query.pageSize),
   );
 
   app.get(
     '/get-my-refLink',
-    {
-      ...auth,
-      schema: {
-        summary: 'The player’s referral link',
-        tags: ['referral'],
-        security,
-        response: { 200: { type: 'object', properties: { refcode: { type: 'string' }, refLink: { type: 'string' } } }, ...errorResponses },
-      },
-    },
+    route('referral', 'The player’s referral link', {
+      response: { 200: { type: 'object', properties: { refcode: { type: 'string' }, refLink: { type: 'string' } } }, ...errorResponses },
+    }),
     async (request) => {
       const row = await loadUser(ctx.db, playerOf(request).id);
       return { refcode: row.refcode, refLink: refLinkOf(ctx.config.BOT_USERNAME, ctx.config.MINI_APP_NAME, row.refcode) };
@@ -80,16 +61,10 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
 
   app.get<{ Querystring: { page: number; pageSize: number } }>(
     '/leaderboard',
-    {
-      ...auth,
-      schema: {
-        summary: 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks at most 60 s old, docs/scaling.md)',
-        tags: ['leaderboard'],
-        security,
-        querystring: obj(paging),
-        response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
-      },
-    },
+    route('leaderboard', 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks at most 60 s old, docs/scaling.md)', {
+      querystring: obj(paging),
+      response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
+    }),
     async (request) => {
       const { page, pageSize } = request.query;
       const id = playerOf(request).id;

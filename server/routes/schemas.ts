@@ -2,119 +2,130 @@
  * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
+import type { RouteContext } from '../route-context.ts';
+
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
-const nullableString = { type: ['string', 'null'] } as const;
+
+/** The field kinds of the wire shapes; `?` also allows null. */
+const kinds = {
+  string: { type: 'string' },
+  'string?': { type: ['string', 'null'] },
+  integer: { type: 'integer' },
+  'integer?': { type: ['integer', 'null'] },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  decimal,
+} as const;
+
+/** An object schema whose properties are kinds (`'integer'`, `'decimal'`, …) or whole schemas, in wire order. */
+export const objectOf = (properties: Record<string, keyof typeof kinds | object>) => ({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, typeof p === 'string' ? kinds[p] : p])),
+});
 
 export const ageRewardSchema = {
-  type: 'object',
+  ...objectOf({ avgAge: 'number', teleReward: 'decimal', twReward: 'decimal', premiumReward: 'decimal', total: 'decimal' }),
   required: ['avgAge', 'teleReward', 'twReward', 'premiumReward', 'total'],
-  properties: { avgAge: { type: 'number' }, teleReward: decimal, twReward: decimal, premiumReward: decimal, total: decimal },
-} as const;
+};
 
 export const userStatusSchema = {
   $id: 'UserStatus',
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    refcode: { type: 'string' },
-    refLevel: { type: 'integer' },
-    inviteCnt: { type: 'integer' },
-    teleUsername: { type: 'string' },
-    teleAvatar: nullableString,
-    teleAge: { type: 'integer' },
-    twUsername: nullableString,
-    twAvatar: nullableString,
-    twAge: { type: 'integer' },
-    isPremium: { type: 'boolean' },
-    nextClaimTime: { type: 'integer' },
-    lastClaimedTime: { type: 'integer' },
-    totalEarn: decimal,
-    totalMoney: decimal,
-    totalRef: decimal,
-    totalMoneyRef: decimal,
-    totalClick: { type: 'integer' },
+  ...objectOf({
+    id: 'string',
+    refcode: 'string',
+    refLevel: 'integer',
+    inviteCnt: 'integer',
+    teleUsername: 'string',
+    teleAvatar: 'string?',
+    teleAge: 'integer',
+    twUsername: 'string?',
+    twAvatar: 'string?',
+    twAge: 'integer',
+    isPremium: 'boolean',
+    nextClaimTime: 'integer',
+    lastClaimedTime: 'integer',
+    totalEarn: 'decimal',
+    totalMoney: 'decimal',
+    totalRef: 'decimal',
+    totalMoneyRef: 'decimal',
+    totalClick: 'integer',
     passiveEarnLevel: { type: 'object', additionalProperties: { type: 'integer' } },
-    fingerLevel: { type: 'integer' },
-    energyLevel: { type: 'integer' },
-    availableEnergy: { type: 'integer' },
+    fingerLevel: 'integer',
+    energyLevel: 'integer',
+    availableEnergy: 'integer',
     ageReward: ageRewardSchema,
-    offlinePassiveReward: decimal,
-    offlinePassiveRewardPerSecond: decimal,
-    pendingClaimReward: decimal,
-    pendingEasterReward: decimal,
-    isClaimedWelcome: { type: 'boolean' },
-    isClaimedEaster: { type: 'boolean' },
-    preWlComing: { type: 'integer' },
-    boostChannelCnt: { type: 'integer' },
-    serverTime: { type: 'integer' },
-    isFrozen: { type: 'boolean' },
-    language: { ...nullableString, description: 'The locale chosen on the profile card (POST /language), null until chosen' },
-  },
-} as const;
+    offlinePassiveReward: 'decimal',
+    offlinePassiveRewardPerSecond: 'decimal',
+    pendingClaimReward: 'decimal',
+    pendingEasterReward: 'decimal',
+    isClaimedWelcome: 'boolean',
+    isClaimedEaster: 'boolean',
+    preWlComing: 'integer',
+    boostChannelCnt: 'integer',
+    serverTime: 'integer',
+    isFrozen: 'boolean',
+    language: { type: ['string', 'null'], description: 'The locale chosen on the profile card (POST /language), null until chosen' },
+  }),
+};
 
-export const taskSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    type: { type: 'string' },
-    handleType: nullableString,
-    title: { type: 'string' },
-    image: { type: 'string' },
-    desc: { type: 'string' },
-    link: { type: 'string' },
-    reward: decimal,
-    isDaily: { type: 'boolean' },
-    hasDone: { type: 'boolean' },
-    numberOfDone: { type: 'integer' },
-    needsCaptcha: { type: 'boolean' },
-  },
-} as const;
+export const taskSchema = objectOf({
+  id: 'integer',
+  type: 'string',
+  handleType: 'string?',
+  title: 'string',
+  image: 'string',
+  desc: 'string',
+  link: 'string',
+  reward: 'decimal',
+  isDaily: 'boolean',
+  hasDone: 'boolean',
+  numberOfDone: 'integer',
+  needsCaptcha: 'boolean',
+});
 
-export const friendSchema = {
-  type: 'object',
-  properties: {
-    teleUsername: { type: 'string' },
-    totalMoney: decimal,
-    totalMoneyRef: decimal,
-    totalEarn: decimal,
-    earned: decimal,
-    waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
-  },
-} as const;
+export const friendSchema = objectOf({
+  teleUsername: 'string',
+  totalMoney: 'decimal',
+  totalMoneyRef: 'decimal',
+  totalEarn: 'decimal',
+  earned: 'decimal',
+  waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
+});
 
-export const leaderboardEntrySchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    rank: { type: 'integer' },
-    teleUsername: { type: 'string' },
-    teleAvatar: nullableString,
-    twUsername: nullableString,
-    reward: decimal,
-    totalEarn: decimal,
-    totalMoney: decimal,
-    totalRef: decimal,
-  },
-} as const;
+export const leaderboardEntrySchema = objectOf({
+  id: 'string',
+  rank: 'integer',
+  teleUsername: 'string',
+  teleAvatar: 'string?',
+  twUsername: 'string?',
+  reward: 'decimal',
+  totalEarn: 'decimal',
+  totalMoney: 'decimal',
+  totalRef: 'decimal',
+});
 
-export const pageOf = (item: object) =>
-  ({
-    type: 'object',
-    properties: { items: { type: 'array', items: item }, page: { type: 'integer' }, pageSize: { type: 'integer' }, total: { type: 'integer' } },
-  }) as const;
+export const pageOf = (item: object) => objectOf({ items: { type: 'array', items: item }, page: 'integer', pageSize: 'integer', total: 'integer' });
 
 /** `{ message, status }`: the answer of purchases and one-off claims. */
-export const messageStatusSchema = {
-  type: 'object',
-  properties: { message: { type: 'string' }, status: userStatusSchema },
-} as const;
+export const messageStatusSchema = objectOf({ message: 'string', status: userStatusSchema });
 
-export const errorSchema = {
-  type: 'object',
-  properties: { error: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
-} as const;
+export const errorSchema = objectOf({ error: 'string', message: 'string', field: 'string' });
 
 export const decimalSchema = decimal;
 
 /** Error answers every route documents. */
 export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+
+/** Player routes authenticate with Telegram init data (the OpenAPI security scheme telegramInitData). */
+export const playerSecurity = [{ telegramInitData: [] }];
+
+/**
+ * The options of a player route: init-data authentication (before validation, so a call without
+ * it is a 401) and its OpenAPI schema under `tag`.
+ */
+export const playerRoute =
+  (ctx: Pick<RouteContext, 'authenticate'>) =>
+  (tag: string, summary: string, schema: Record<string, unknown> = {}) => ({
+    onRequest: ctx.authenticate,
+    schema: { summary, tags: [tag], security: playerSecurity, ...schema },
+  });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { playerOf } from '../auth/authenticate.ts';
 import { loadUser, statusOf } from '../domain/users.ts';
 import type { RouteContext } from '../route-context.ts';
-import { userStatusSchema } from './schemas.ts';
+import { playerSecurity, userStatusSchema } from './schemas.ts';
 
 /** GET (root): the player's status (spec §3), computed at the server's time. */
 export const statusRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
@@ -10,7 +10,7 @@ export const statusRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
     '/',
     {
       onRequest: ctx.authenticate,
-      schema: { summary: 'My user airdrop status', tags: ['user'], security: [{ telegramInitData: [] }], response: { 200: userStatusSchema } },
+      schema: { summary: 'My user airdrop status', tags: ['user'], security: playerSecurity, response: { 200: userStatusSchema } },
     },
     async (request) => statusOf(await loadUser(ctx.db, playerOf(request).id), ctx.clock.now()),
   );

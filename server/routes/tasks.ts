@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
+import { messages } from '../../engine/messages.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
 import { pokeChannelCheck } from '../domain/channel-rule.ts';
@@ -9,9 +10,8 @@ import { statusOf } from '../domain/users.ts';
 import { badRequest, unavailable } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { decimalSchema, errorResponses, taskSchema, userStatusSchema } from './schemas.ts';
+import { decimalSchema, errorResponses, playerRoute, taskSchema, userStatusSchema } from './schemas.ts';
 
-const security = [{ telegramInitData: [] }];
 const payload = {
   taskId: int(1, 2 ** 31 - 1, 'the task id'),
   captchaToken: { type: 'string', maxLength: 4_096 },
@@ -22,35 +22,23 @@ type Payload = { taskId?: number; captchaToken?: string; inputValue?: string };
 
 /** Tasks and achievements: the list, the boost/exchange check, and the claim. */
 export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const auth = { onRequest: ctx.authenticate };
+  const route = playerRoute(ctx);
 
   app.get<{ Querystring: { type: TaskType } }>(
     '/tasks',
-    {
-      ...auth,
-      schema: {
-        summary: 'Tasks of a type with the player’s progress (DAILY_TASK = social + ads, INVITE_TASK = invite)',
-        tags: ['tasks'],
-        security,
-        querystring: obj({ type: { type: 'string', enum: [...taskTypeValues] } }, ['type']),
-        response: { 200: { type: 'array', items: taskSchema }, ...errorResponses },
-      },
-    },
+    route('tasks', 'Tasks of a type with the player’s progress (DAILY_TASK = social + ads, INVITE_TASK = invite)', {
+      querystring: obj({ type: { type: 'string', enum: [...taskTypeValues] } }, ['type']),
+      response: { 200: { type: 'array', items: taskSchema }, ...errorResponses },
+    }),
     async (request): Promise<Task[]> => listTasks(ctx.db, playerOf(request).id, request.query.type, ctx.clock.now()),
   );
 
   app.post<{ Body: Payload }>(
     '/check-task',
-    {
-      ...auth,
-      schema: {
-        summary: 'Checks a task with its outside service: the boost count (BOOST, task 7) or the exchange account (CHECK_ONUS, CHECK_BINGX)',
-        tags: ['tasks'],
-        security,
-        body: obj(payload, ['taskId']),
-        response: { 200: { type: 'object', properties: { boostChannelCnt: { type: 'integer' } } }, ...errorResponses },
-      },
-    },
+    route('tasks', 'Checks a task with its outside service: the boost count (BOOST, task 7) or the exchange account (CHECK_ONUS, CHECK_BINGX)', {
+      body: obj(payload, ['taskId']),
+      response: { 200: { type: 'object', properties: { boostChannelCnt: { type: 'integer' } } }, ...errorResponses },
+    }),
     async (request) => {
       const userId = playerOf(request).id;
       const task = await loadTask(ctx.db, request.body.taskId!);
@@ -70,20 +58,14 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
 
   app.post<{ Querystring: { task_id: number }; Body: Payload }>(
     '/claim-task',
-    {
-      ...auth,
-      schema: {
-        summary: 'Claims a task’s reward when its rule is met',
-        tags: ['tasks'],
-        security,
-        querystring: obj({ task_id: int(1, 2 ** 31 - 1, 'the task id') }, ['task_id']),
-        body: obj(payload),
-        response: {
-          200: { type: 'object', properties: { message: { type: 'string' }, reward: decimalSchema, task: taskSchema, status: userStatusSchema } },
-          ...errorResponses,
-        },
+    route('tasks', 'Claims a task’s reward when its rule is met', {
+      querystring: obj({ task_id: int(1, 2 ** 31 - 1, 'the task id') }, ['task_id']),
+      body: obj(payload),
+      response: {
+        200: { type: 'object', properties: { message: { type: 'string' }, reward: decimalSchema, task: taskSchema, status: userStatusSchema } },
+        ...errorResponses,
       },
-    },
+    }),
     async (request) => {
       const player = playerOf(request);
       const taskId = request.query.task_id;
@@ -99,7 +81,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       const r = await transaction(ctx.db, (tx) => claimTask(tx, task, player.id, player.initData, input, evidence, now));
       // The friend acted (often right after joining the channel): their invite rule is checked next.
       await pokeChannelCheck(ctx.db, player.id, now);
-      const message = task.type === 'ACHIVEMENT' ? 'Claimed reward successful' : 'Claimed task successful';
+      const message = task.type === 'ACHIVEMENT' ? messages.achievementClaimSuccess : messages.taskClaimSuccess;
       return { message, reward: r.reward, task: r.task, status: statusOf(r.row, now) };
     },
   );

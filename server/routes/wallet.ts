@@ -13,9 +13,8 @@ import { badRequest } from '../http/errors.ts';
 import { obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
 import { publicUrl } from '../services/outside-config.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, playerRoute } from './schemas.ts';
 
-const security = [{ telegramInitData: [] }];
 const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 
 const walletInfoSchema = {
@@ -53,7 +52,7 @@ const linkBody = obj(
 export const tonProofDomain = (c: RouteContext['config']): string => c.TON_PROOF_DOMAIN || new URL(publicUrl(c)).host;
 
 export const walletRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const auth = { onRequest: ctx.authenticate };
+  const route = playerRoute(ctx);
   const domain = tonProofDomain(ctx.config);
 
   const walletInfo = async (userId: number): Promise<WalletInfo> => {
@@ -77,36 +76,24 @@ export const walletRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
 
   app.get(
     '/wallet',
-    { ...auth, schema: { summary: 'The linked TON wallet and the airdrop allocation', tags: ['wallet'], security, response: { 200: walletInfoSchema, ...errorResponses } } },
+    route('wallet', 'The linked TON wallet and the airdrop allocation', { response: { 200: walletInfoSchema, ...errorResponses } }),
     async (request) => walletInfo(playerOf(request).id),
   );
 
   app.post(
     '/wallet/ton-proof-payload',
-    {
-      ...auth,
-      schema: {
-        summary: `A single-use ton_proof payload to sign (valid TON_PROOF_TTL_S, ${ctx.config.TON_PROOF_TTL_S} s)`,
-        tags: ['wallet'],
-        security,
-        response: { 200: { type: 'object', properties: { payload: { type: 'string' }, expiresAtMs: { type: 'integer' } } }, ...errorResponses },
-      },
-    },
+    route('wallet', `A single-use ton_proof payload to sign (valid TON_PROOF_TTL_S, ${ctx.config.TON_PROOF_TTL_S} s)`, {
+      response: { 200: { type: 'object', properties: { payload: { type: 'string' }, expiresAtMs: { type: 'integer' } } }, ...errorResponses },
+    }),
     async (request) => issueTonProofPayload(ctx.db, playerOf(request).id, ctx.clock.now(), ctx.config.TON_PROOF_TTL_S),
   );
 
   app.post<{ Body: WalletLinkPayload }>(
     '/wallet/link',
-    {
-      ...auth,
-      schema: {
-        summary: 'Links the TON wallet whose ton_proof verifies (one wallet per player, one player per wallet)',
-        tags: ['wallet'],
-        security,
-        body: linkBody,
-        response: { 200: walletInfoSchema, ...errorResponses },
-      },
-    },
+    route('wallet', 'Links the TON wallet whose ton_proof verifies (one wallet per player, one player per wallet)', {
+      body: linkBody,
+      response: { 200: walletInfoSchema, ...errorResponses },
+    }),
     async (request) => {
       const now = ctx.clock.now();
       const check = verifyTonProof(request.body, { domain, nowMs: now, ttlS: ctx.config.TON_PROOF_TTL_S });
@@ -119,7 +106,7 @@ export const walletRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
 
   app.post(
     '/wallet/unlink',
-    { ...auth, schema: { summary: 'Unlinks the TON wallet (a snapshot already taken keeps its allocation)', tags: ['wallet'], security, response: { 200: walletInfoSchema, ...errorResponses } } },
+    route('wallet', 'Unlinks the TON wallet (a snapshot already taken keeps its allocation)', { response: { 200: walletInfoSchema, ...errorResponses } }),
     async (request) => {
       const userId = playerOf(request).id;
       await unlinkWallet(ctx.db, userId);

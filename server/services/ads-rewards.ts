@@ -8,7 +8,7 @@ import { economy } from '../../engine/economy.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { creditMoney } from '../domain/ledger.ts';
 import { progressOf, recordTaskProgress, type Progress, type TaskRow } from '../domain/tasks.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict } from '../domain/errors.ts';
 import { newAdsNonce, signAdsToken } from './ads-token.ts';
 
 export interface AdsReward {

@@ -17,9 +17,6 @@ export interface ExchangeCheckOptions {
   timeoutMs: number;
 }
 
-/** §8: the message of a failed exchange check. */
-export const exchangeNotRegisteredMessage = 'Your account is not registered via link';
-
 /** An exchange UID: 1–64 letters, digits, '-' or '_' (both partners use numeric UIDs today). */
 export const isExchangeUid = (uid: string): boolean => /^[A-Za-z0-9_-]{1,64}$/.test(uid);
 

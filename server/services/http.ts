@@ -2,15 +2,16 @@
  * One way to call an outside service: a JSON request with a hard timeout. Every failure becomes an
  * `OutsideServiceError` naming the service, so callers fail closed with a clear reason.
  */
-import { ApiError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 export type ServiceFailure = 'unconfigured' | 'unreachable' | 'timeout' | 'bad-response' | 'refused';
 
 /**
- * A failed outside call. It is an ApiError 503, so a route that lets it through answers a clear
- * "unavailable" without leaking URLs; `detail` (logs, tests) says what happened.
+ * A failed outside call. This folder is an adapter at the edge, so it is an HttpError 503: a route
+ * that lets it through answers a clear "unavailable" without leaking URLs; `detail` (logs, tests)
+ * says what happened.
  */
-export class OutsideServiceError extends ApiError {
+export class OutsideServiceError extends HttpError {
   readonly detail: string;
   constructor(
     readonly service: string,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Api, GrammyError } from 'grammy';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import type { OutsideServices } from '../services.ts';
+import type { OutsideServices } from '../domain/task-evidence.ts';
 import { checkExchangeAccount, type ExchangeCheckOptions } from './exchange-check.ts';
 import { OutsideServiceError } from './http.ts';
 import { boostChannelId, turnstileHostnames, type OutsideConfig } from './outside-config.ts';

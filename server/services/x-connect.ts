@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
-import { payXAgeReward } from '../domain/game.ts';
+import { payXAgeReward } from '../domain/player-actions.ts';
 import { OutsideServiceError } from './http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from './outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';

@@ -152,3 +152,37 @@ export const serverNow = async (server: RunningServer): Promise<number> =>
 
 /** Debian's Chromium, headless, with the flags the team uses; no downloaded browser. */
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+
+/** A suite's world: a fresh database, the real server on it, and Chromium. */
+export interface Stack {
+  server: RunningServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Opens a Stack; `env` (or the function that makes it, e.g. after picking a port) goes to the server. */
+export const openStack = async (kind: DbKind, env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): Promise<Stack> => {
+  const db = await freshDatabase(kind);
+  const dataDir = tempDataDir();
+  let server: RunningServer | undefined;
+  const close = async () => {
+    await server?.stop();
+    await db.drop();
+    removeDir(dataDir);
+  };
+  try {
+    server = await startServer({ dataDir, databaseUrl: db.url, env: typeof env === 'function' ? await env() : env });
+    const browser = await launchBrowser();
+    return {
+      server,
+      browser,
+      close: async () => {
+        await browser.close();
+        await close();
+      },
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+};

@@ -7,25 +7,13 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { formatMoney } from '../../engine/format.ts';
 import { money } from '../../engine/money.ts';
 import { priceOf } from '../../engine/prices.ts';
-import {
-  advanceClock,
-  apiAs,
-  dbKinds,
-  freshDatabase,
-  launchBrowser,
-  launchFor,
-  removeDir,
-  serverNow,
-  startServer,
-  tempDataDir,
-  testUser,
-  type RunningServer,
-} from './harness.ts';
+import { advanceClock, apiAs, dbKinds, launchFor, serverNow, testUser, openStack } from './harness.ts';
+import { openForSuite } from '../suite-fixture.ts';
 
 /** A phone-sized touch context, as Telegram's mobile web view is. */
 const phone = (browser: Browser): Promise<BrowserContext> =>
@@ -54,12 +42,9 @@ const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, time
 const energyShown = async (page: Page): Promise<number> => Number((await page.getByTestId('energy').locator('strong').textContent())?.replace(/\D/g, ''));
 
 describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const stack = openForSuite(() => openStack(kind));
   let context: BrowserContext;
   let page: Page;
-  let dropDb: () => Promise<void>;
-  const dataDir = tempDataDir();
   // Ids differ per database so reruns against a shared PostgreSQL never meet old rows.
   const alice = testUser(kind === 'pglite' ? 1 : 11, { first_name: 'Alice', username: 'alice_e2e' });
   const bob = testUser(kind === 'pglite' ? 2 : 12, { first_name: 'Bob', username: 'bob_e2e' });
@@ -69,14 +54,10 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     c.on('console', (m) => {
       if (/Content Security Policy|Refused to (load|execute|connect|frame|apply)/i.test(m.text())) cspViolations.push(m.text());
     });
-  const statusOf = async (user = alice): Promise<UserStatus> => apiAs(server, user, await serverNow(server)).status();
+  const statusOf = async (user = alice): Promise<UserStatus> => apiAs(stack.server, user, await serverNow(stack.server)).status();
 
   beforeAll(async () => {
-    const db = await freshDatabase(kind);
-    dropDb = db.drop;
-    server = await startServer({ dataDir, databaseUrl: db.url });
-    browser = await launchBrowser();
-    context = await phone(browser);
+    context = await phone(stack.browser);
     watchCsp(context);
     page = await context.newPage();
   });
@@ -86,15 +67,9 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: `test-results/e2e-${kind}-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png` }).catch(() => {});
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDb?.();
-    removeDir(dataDir);
-  });
 
   it('the demo launch runs onboarding, the welcome claim and lands on home', async () => {
-    await page.goto(launchFor(server, alice, await serverNow(server)));
+    await page.goto(launchFor(stack.server, alice, await serverNow(stack.server)));
     await page.getByRole('button', { name: "Let's get rewarded" }).click();
     // Step 2: the three bars fill at 1% per 30 ms; Continue is enabled at 100.
     const cont = page.getByRole('button', { name: 'Continue' });
@@ -196,7 +171,7 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByText('You have submitted your forecast. Now wait for your prizes!').waitFor();
     expect(await page.getByTestId('forecast').textContent()).toBe('42');
     expect(await page.getByRole('button', { name: 'submitted' }).isDisabled()).toBe(true);
-    const again = await apiAs(server, alice, await serverNow(server)).call('POST', '/set-predict-wallet-coming?days=7');
+    const again = await apiAs(stack.server, alice, await serverNow(stack.server)).call('POST', '/set-predict-wallet-coming?days=7');
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(again.status).toBeLessThan(500);
     expect((await statusOf()).preWlComing).toBe(42);
@@ -204,10 +179,10 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
 
   it('a second player joins through the first one’s start parameter, shows in their friends and both on the leaderboard', async () => {
     const { refcode } = await statusOf();
-    const bobContext = await phone(browser);
+    const bobContext = await phone(stack.browser);
     watchCsp(bobContext);
     const bobPage = await bobContext.newPage();
-    await bobPage.goto(launchFor(server, bob, await serverNow(server), refcode));
+    await bobPage.goto(launchFor(stack.server, bob, await serverNow(stack.server), refcode));
     await bobPage.getByRole('button', { name: "Let's get rewarded" }).waitFor();
     const aliceAfter = await eventually(() => statusOf(), (s) => s.inviteCnt === 1);
     expect(aliceAfter.inviteCnt).toBe(1);
@@ -218,7 +193,7 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
 
     // Ranks come from the ranks job's snapshot, at most 60 s old (docs/scaling.md): wait until Bob
     // is ranked. The mini-app caches lists for 30 s; Alice reopens the app (a fresh load) to see it.
-    const alicesBoard = async () => apiAs(server, alice, await serverNow(server)).call<{ items: { id: string }[] }>('GET', '/leaderboard');
+    const alicesBoard = async () => apiAs(stack.server, alice, await serverNow(stack.server)).call<{ items: { id: string }[] }>('GET', '/leaderboard');
     await eventually(alicesBoard, (r) => r.body.items.some((e) => e.id === String(bob.id)), 60_000);
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).getByText('Home').click();
@@ -231,17 +206,17 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
 
   it('the offline popup appears after server time passes, and its claim credits the reward', async () => {
     // Passive income needs an item: earn its price by tapping (through the API, with clock credit), buy it.
-    const player = apiAs(server, alice, await serverNow(server));
+    const player = apiAs(stack.server, alice, await serverNow(stack.server));
     let s = await statusOf();
     const price = Number(priceOf(4, 0));
     let seq = 100;
     while (Number(s.totalEarn) < price) {
-      await advanceClock(server, 10_000);
+      await advanceClock(stack.server, 10_000);
       const taps = Math.min(s.availableEnergy, Math.ceil((price - Number(s.totalEarn)) / s.fingerLevel) + 1, 200);
       const r = await player.call<{ accepted: number; status: UserStatus }>('POST', '/click', { click: taps, batchId: `offline-${seq}`, seq: seq++ });
       expect(r.status).toBe(200);
       s = r.body.status;
-      if (r.body.accepted === 0) await advanceClock(server, 600_000);
+      if (r.body.accepted === 0) await advanceClock(stack.server, 600_000);
     }
     const bought = await player.call('POST', '/update-level', { levelKey: 4 });
     expect(bought.status).toBe(200);
@@ -249,11 +224,11 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
 
     // Close the app, let an hour pass on the server, open it again.
     await page.close();
-    await advanceClock(server, 60 * 60 * 1000);
+    await advanceClock(stack.server, 60 * 60 * 1000);
     const waiting = await statusOf();
     expect(Number(waiting.offlinePassiveReward)).toBeGreaterThan(0);
     page = await context.newPage();
-    await page.goto(launchFor(server, alice, await serverNow(server)));
+    await page.goto(launchFor(stack.server, alice, await serverNow(stack.server)));
     await page.getByText('Money Dream').waitFor();
     await page.getByText(/While sleeping, you've earned/).waitFor();
     await page.getByRole('button', { name: 'Claim' }).click();

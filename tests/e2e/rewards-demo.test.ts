@@ -8,15 +8,16 @@
  */
 import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, demoPaths, type FriendEntry, type Page as ListPage, type Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { formatMoney } from '../../engine/format.ts';
 import { money } from '../../engine/money.ts';
 import { titleFor } from '../../engine/titles.ts';
 import { demoExchangeUid } from '../../server/dev/demo-stand-ins.ts';
-import { advanceClock, apiAs, dbKinds, freshDatabase, launchBrowser, launchFor, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
+import { advanceClock, apiAs, dbKinds, launchFor, serverNow, testUser, openStack } from './harness.ts';
+import { openForSuite } from '../suite-fixture.ts';
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {
@@ -34,15 +35,17 @@ const shot = async (page: Page, name: string, kind: string) => {
 };
 
 describe.each(dbKinds)('rewards in real play with the demo stand-ins, real server on %s', (kind) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const stack = openForSuite(() =>
+    openStack(kind, async () => {
+      const port = await freePort();
+      return { DEMO_STAND_INS: '1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_CRON: '1', CHANNEL_CHECK_MS: '3600000' };
+    }),
+  );
   let context: BrowserContext;
   let page: Page;
-  let dropDb: () => Promise<void>;
-  const dataDir = tempDataDir();
   const alice = testUser(kind === 'pglite' ? 31 : 41, { first_name: 'Alice $MONEY', username: 'alice_rewards' });
   const bob = testUser(kind === 'pglite' ? 32 : 42, { first_name: 'Bob', username: 'bob_rewards' });
-  const api = async (user = alice) => apiAs(server, user, await serverNow(server));
+  const api = async (user = alice) => apiAs(stack.server, user, await serverNow(stack.server));
   const tasks = async (type: string): Promise<Task[]> => (await (await api()).call<Task[]>('GET', `/tasks?type=${type}`)).body;
   const task = (id: number) => page.getByTestId(`task-${id}`);
   /** Presses a task's button; a link it opens (a new tab) is awaited and closed. */
@@ -58,30 +61,15 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
   const done = (id: number) => task(id).getByLabel('Done').waitFor();
 
   beforeAll(async () => {
-    const db = await freshDatabase(kind);
-    dropDb = db.drop;
-    const port = await freePort();
-    server = await startServer({
-      dataDir,
-      databaseUrl: db.url,
-      env: { DEMO_STAND_INS: '1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ENABLE_TEST_CRON: '1', CHANNEL_CHECK_MS: '3600000' },
-    });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
+    context = await stack.browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
     page = await context.newPage();
     page.on('console', (m) => void (m.type() === 'error' && console.log('page error:', m.text())));
     page.on('pageerror', (e) => console.log('page exception:', e.message));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDb?.();
-    removeDir(dataDir);
-  });
 
   it('offers Connect X in onboarding; the welcome claim pays the ages it knows', async () => {
-    expect(server.output()).toMatch(/Demo: +stand-ins on 127\.0\.0\.1 for turnstile, x, exchanges, telegram, ads/);
-    await page.goto(launchFor(server, alice, await serverNow(server)));
+    expect(stack.server.output()).toMatch(/Demo: +stand-ins on 127\.0\.0\.1 for turnstile, x, exchanges, telegram, ads/);
+    await page.goto(launchFor(stack.server, alice, await serverNow(stack.server)));
     await page.getByRole('button', { name: "Let's get rewarded" }).click();
     await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent === 'Continue' && !b.disabled), null, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -122,7 +110,7 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
 
   it('completes every kind of Earn task and watches an ad', async () => {
     const base = money((await (await api()).status()).totalMoney);
-    await page.goto(`${server.base}/app#${new URL(launchFor(server, alice, await serverNow(server))).hash.slice(1)}`);
+    await page.goto(`${stack.server.base}/app#${new URL(launchFor(stack.server, alice, await serverNow(stack.server))).hash.slice(1)}`);
     await page.getByRole('navigation', { name: 'Main' }).getByText('Earn').click();
     // Social (DAILY_TASK): an outside link, the daily check-in, the username check, the channel, the boost.
     for (const id of [1, 6, 2]) {
@@ -173,7 +161,7 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
   it('invites a friend whose bonus waits for $100 clicked and the channel joined', async () => {
     const refcode = (await (await api()).status()).refcode;
     const friendPage = await context.newPage();
-    await friendPage.goto(launchFor(server, bob, await serverNow(server), refcode));
+    await friendPage.goto(launchFor(stack.server, bob, await serverNow(stack.server), refcode));
     await friendPage.getByRole('button', { name: "Let's get rewarded" }).waitFor();
     await friendPage.close();
     const b = await api(bob);
@@ -181,19 +169,19 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
     // Bob clicks $100 (the server's clock moves so the taps pass its human-rate allowance).
     for (let i = 0; i < 5; i++) {
       expect((await b.call('POST', '/click', { click: 20, batchId: `bob-${kind}-${i}` })).status).toBe(200);
-      await advanceClock(server, 2_000);
+      await advanceClock(stack.server, 2_000);
     }
     expect(money((await b.status()).totalEarn).gte(100)).toBe(true);
-    await fetch(`${server.base}${apiPrefix}/public/test-cron`);
+    await fetch(`${stack.server.base}${apiPrefix}/public/test-cron`);
     const friends = async () => (await (await api()).call<ListPage<FriendEntry> & { pending: number }>('GET', '/get-ref-users')).body;
     expect((await friends()).items[0]!.waitingFor).toEqual(['channel']);
     await page.getByRole('navigation', { name: 'Main' }).getByText('Invite').click();
     await page.getByTestId('friend-waits').getByText('Needs to join the channel').waitFor();
     await shot(page, 'invite-pending-channel', kind);
     // Bob joins the channel (Telegram's page, played by the stand-in) and claims the channel task.
-    expect((await fetch(`${server.base}${demoPaths.telegramPage}money_clicker_channel?user=${bob.id}`)).status).toBe(200);
+    expect((await fetch(`${stack.server.base}${demoPaths.telegramPage}money_clicker_channel?user=${bob.id}`)).status).toBe(200);
     expect((await b.call('POST', '/claim-task?task_id=2', { taskId: 2 })).status).toBe(200);
-    const cron = (await (await fetch(`${server.base}${apiPrefix}/public/test-cron`)).json()) as { channel?: { released: number } };
+    const cron = (await (await fetch(`${stack.server.base}${apiPrefix}/public/test-cron`)).json()) as { channel?: { released: number } };
     expect(cron.channel).toMatchObject({ released: 1 });
     expect((await friends()).pending).toBe(0);
     const bobMoney = money((await b.status()).totalMoney);

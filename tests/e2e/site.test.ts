@@ -1,9 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PublicStats } from '../../engine/api-types.ts';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { formatCompact } from '../../engine/format.ts';
-import { advanceClock, apiAs, dbKinds, freshDatabase, launchBrowser, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
+import { advanceClock, apiAs, dbKinds, serverNow, testUser, openStack } from './harness.ts';
+import { openForSuite } from '../suite-fixture.ts';
 
 // Config reaches the browser only through the config block the server writes: these must show up as links.
 const configEnv = {
@@ -15,48 +15,32 @@ const configEnv = {
 };
 
 describe.each(dbKinds)('public site, real server on %s', (kind) => {
-  let server: RunningServer;
-  let browser: Browser;
-  let dropDb: () => Promise<void>;
-  const dataDir = tempDataDir();
-
-  beforeAll(async () => {
-    const db = await freshDatabase(kind);
-    dropDb = db.drop;
-    server = await startServer({ dataDir, databaseUrl: db.url, env: configEnv });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDb?.();
-    removeDir(dataDir);
-  });
+  const stack = openForSuite(() => openStack(kind, configEnv));
 
   it('a visitor sees the landing page with live stats, config links and no CSP violation', async () => {
     // Some activity first, so the tiles have something other than zero to show.
-    const now = await serverNow(server);
+    const now = await serverNow(stack.server);
     for (const n of [1, 2]) {
-      const player = apiAs(server, testUser(100 + n), now);
+      const player = apiAs(stack.server, testUser(100 + n), now);
       await player.status();
       const clicked = await player.call('POST', '/click', { click: 7, batchId: `site-${n}`, seq: 1 });
       expect(clicked.status).toBe(200);
     }
     // The stats are the stats job's (docs/scaling.md): run it now, and let the 5 s in-memory copy expire.
-    expect((await fetch(`${server.base}${apiPrefix}/public/test-cron`)).status).toBe(200);
-    await advanceClock(server, 6_000);
-    const stats = (await (await fetch(`${server.base}${apiPrefix}/public/stats`)).json()) as PublicStats;
+    expect((await fetch(`${stack.server.base}${apiPrefix}/public/test-cron`)).status).toBe(200);
+    await advanceClock(stack.server, 6_000);
+    const stats = (await (await fetch(`${stack.server.base}${apiPrefix}/public/stats`)).json()) as PublicStats;
     expect(stats.totalPaticipant).toBeGreaterThanOrEqual(2);
     expect(stats.totalClick).toBeGreaterThan(0);
 
-    const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    const page = await stack.browser.newPage({ viewport: { width: 375, height: 812 } });
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
     });
     const loaded: string[] = [];
     page.on('request', (r) => loaded.push(r.url()));
-    const res = await page.goto(`${server.base}/`);
+    const res = await page.goto(`${stack.server.base}/`);
     expect(res?.status()).toBe(200);
     await page.getByText('Telegram Native').first().waitFor();
     await page.getByText('Exclusively on TON').first().waitFor();
@@ -74,14 +58,14 @@ describe.each(dbKinds)('public site, real server on %s', (kind) => {
     await page.getByText('Join The $MONEY Community').waitFor();
 
     // The public site talks to nobody but us.
-    expect(loaded.filter((u) => !u.startsWith(server.base) && !u.startsWith('data:'))).toEqual([]);
+    expect(loaded.filter((u) => !u.startsWith(stack.server.base) && !u.startsWith('data:'))).toEqual([]);
     expect(violations).toEqual([]);
     await page.close();
   });
 
   it('the site and demo launch links printed at start work', async () => {
-    const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(server.output())?.[1] ?? '';
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(stack.server.output())?.[1] ?? '';
+    const page = await stack.browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(printed('Site'));
     await page.getByText('Exclusively on TON').first().waitFor();
     await page.goto(printed('Demo launch'));
@@ -90,17 +74,17 @@ describe.each(dbKinds)('public site, real server on %s', (kind) => {
   });
 
   it('answers the health check', async () => {
-    const res = await fetch(`${server.base}/healthz`);
+    const res = await fetch(`${stack.server.base}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
   });
 
   it('serves the policy and the terms as their own routes', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.base}/policy`);
+    const page = await stack.browser.newPage();
+    await page.goto(`${stack.server.base}/policy`);
     await page.getByRole('heading', { name: /Privacy Policy/i }).first().waitFor();
     await page.getByText(/30 days/).first().waitFor();
-    await page.goto(`${server.base}/terms`);
+    await page.goto(`${stack.server.base}/terms`);
     await page.getByRole('heading', { name: /Terms of Use/i }).first().waitFor();
     await page.getByText(/Seychelles/).first().waitFor();
     await page.close();

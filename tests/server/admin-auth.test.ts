@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
 import { signInitData } from '../../server/auth/init-data.ts';
 import { signLoginWidget } from '../../server/admin/login-widget.ts';
-import { adminId, openAdminHarness, origin, type AdminHarness } from './admin-harness.ts';
-import { backends, botToken } from './harness.ts';
+import { adminId, openAdminHarness, origin } from './admin-harness.ts';
+import { backends, botToken, openForSuite } from './harness.ts';
 
 /** Every console route behind the session (sign-in routes excepted). */
 const routes: ['GET' | 'POST' | 'PUT', string][] = [
@@ -16,13 +16,7 @@ const routes: ['GET' | 'POST' | 'PUT', string][] = [
 const writes = routes.filter(([m]) => m !== 'GET');
 
 describe.each(backends)('console sign-in and sessions (%s)', (backend) => {
-  let h: AdminHarness;
-  beforeAll(async () => {
-    h = await openAdminHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openAdminHarness(backend));
 
   it('lists every console route here, so none escapes the checks below', () => {
     // printRoutes draws a tree: each line's depth is its indent (4 characters a level), its path the parent's plus its own.

@@ -1,12 +1,8 @@
 /** The console on top of the route harness: an app whose config lists admins, and signed-in sessions. */
-import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { adminApiPrefix, csrfHeader, type AdminSession } from '../../engine/admin-types.ts';
 import { signInitData } from '../../server/auth/init-data.ts';
-import { manualClock } from '../../server/clock.ts';
-import { loadConfig } from '../../server/config.ts';
-import { openDb } from '../../server/db/db.ts';
-import { botToken, harnessOn, startMs, type Harness } from './harness.ts';
+import { botToken, openHarness, type Backend, type Harness } from './harness.ts';
 
 export const adminId = 7_700_000_001;
 export const otherAdminId = 7_700_000_002;
@@ -20,17 +16,19 @@ export interface AdminHarness extends Harness {
   admin(method: 'GET' | 'POST' | 'PUT', path: string, auth: { cookie: string; session: AdminSession } | null, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
 }
 
-export const openAdminHarness = async (backend: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<AdminHarness> => {
-  const config = loadConfig({
-    BOT_TOKEN: botToken,
-    NODE_ENV: 'test',
-    ADMIN_IDS: `${adminId}, ${otherAdminId}`,
-    OPERATOR_API_KEY: operatorKey,
-    ...(backend === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    ...env,
-  });
-  const db = await openDb(config, backend === 'postgres' ? { schema: `t_${randomBytes(6).toString('hex')}`, poolSize: 20 } : { inMemory: true });
-  const h = await harnessOn(db, config, manualClock(startMs));
+export interface SignedInAdminHarness extends AdminHarness {
+  /** The first admin's session, signed in when the harness opened. */
+  session: Awaited<ReturnType<AdminHarness['signIn']>>;
+}
+
+/** The console harness with the first admin already signed in. */
+export const openSignedInAdmin = async (backend: Backend): Promise<SignedInAdminHarness> => {
+  const h = await openAdminHarness(backend);
+  return { ...h, session: await h.signIn() };
+};
+
+export const openAdminHarness = async (backend: Backend, env: Record<string, string> = {}): Promise<AdminHarness> => {
+  const h = await openHarness(backend, undefined, { ADMIN_IDS: `${adminId}, ${otherAdminId}`, OPERATOR_API_KEY: operatorKey, ...env });
   const admin: AdminHarness['admin'] = (method, path, auth, opts = {}) =>
     h.app.inject({
       method,

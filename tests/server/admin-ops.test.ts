@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminBroadcast, Dashboard, ForecastSettlement } from '../../engine/admin-types.ts';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { claimNext, recordOutcome } from '../../server/bot/broadcast-store.ts';
 import { refreshConsoleAggregates, foldLagMs } from '../../server/jobs/console-aggregates.ts';
-import { openAdminHarness, operatorKey, type AdminHarness } from './admin-harness.ts';
+import { openSignedInAdmin, operatorKey } from './admin-harness.ts';
 import { ledgerMatchesBalances } from './db-helpers.ts';
-import { backends, startMs } from './harness.ts';
+import { backends, startMs, openForSuite } from './harness.ts';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backend) => {
-  let h: AdminHarness;
-  let s: Awaited<ReturnType<AdminHarness['signIn']>>;
-  beforeAll(async () => {
-    h = await openAdminHarness(backend);
-    s = await h.signIn();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openSignedInAdmin(backend));
   const status = async (id: number, languageCode?: string) =>
     (await h.call('GET', '', languageCode ? { id, first_name: 'L', username: `l${id}`, language_code: languageCode } : id)).json<UserStatus>();
   const settleByKey = (launchDay: unknown, key = operatorKey) =>
@@ -44,7 +36,7 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     expect((await settleByKey(launch)).statusCode, 'a future day tells players the answer').toBe(400);
     h.clock.advance(6 * 86_400_000);
     // Eleven days later the morning's console session has long expired.
-    s = await h.signIn();
+    h.session = await h.signIn();
 
     expect((await settleByKey(launch, 'wrong')).statusCode).toBe(401);
     const bad = await settleByKey('2026-02-30');
@@ -59,13 +51,13 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     expect((await status(referrer)).totalMoneyRef).toBe('388.85');
 
     // The console runs the same action: nothing more is paid; another day is refused.
-    const again = await h.admin('POST', '/forecast/settle', s, { body: { launchDay: launch } });
+    const again = await h.admin('POST', '/forecast/settle', h.session, { body: { launchDay: launch } });
     expect(again.json<ForecastSettlement>()).toMatchObject({ paid: 0, paidTotal: 2 });
-    const other = await h.admin('POST', '/forecast/settle', s, { body: { launchDay: day(startMs) } });
+    const other = await h.admin('POST', '/forecast/settle', h.session, { body: { launchDay: day(startMs) } });
     expect(other.statusCode).toBe(409);
     expect((await status(right)).totalMoney).toBe(String(economy.forecastPrizeMoney));
     expect(await ledgerMatchesBalances(h.db, [referrer, right, wrong, late])).toBe(true);
-    const shown = (await h.admin('GET', '/forecast', s)).json<{ settlement: { launchDay: string; paidTotal: number } }>();
+    const shown = (await h.admin('GET', '/forecast', h.session)).json<{ settlement: { launchDay: string; paidTotal: number } }>();
     expect(shown.settlement).toMatchObject({ launchDay: launch, paidTotal: 2 });
   });
 
@@ -73,11 +65,11 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     const fr = [h.newUserId(), h.newUserId(), h.newUserId()];
     for (const id of fr) await status(id, 'fr');
     await status(h.newUserId(), 'en');
-    const badSegment = await h.admin('POST', '/broadcasts', s, { body: { message: 'Hi', segment: { kind: 'language', languageCode: 'french!' } } });
+    const badSegment = await h.admin('POST', '/broadcasts', h.session, { body: { message: 'Hi', segment: { kind: 'language', languageCode: 'french!' } } });
     expect(badSegment.json()).toMatchObject({ field: 'segment.languageCode' });
-    const badBtn = await h.admin('POST', '/broadcasts', s, { body: { message: 'Hi', btns: [{ btnType: 'url', btnText: 'Go', btnLink: 'javascript:1' }] } });
+    const badBtn = await h.admin('POST', '/broadcasts', h.session, { body: { message: 'Hi', btns: [{ btnType: 'url', btnText: 'Go', btnLink: 'javascript:1' }] } });
     expect(badBtn.json()).toMatchObject({ field: 'btns[0].btnLink' });
-    const q = await h.admin('POST', '/broadcasts', s, {
+    const q = await h.admin('POST', '/broadcasts', h.session, {
       body: { message: 'Bonjour', btns: [{ btnType: 'url', btnText: 'Play', btnLink: 'https://t.me/bot' }], segment: { kind: 'language', languageCode: 'fr' } },
     });
     expect(q.statusCode).toBe(202);
@@ -87,20 +79,20 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     await recordOutcome(h.db, a, 'w', { kind: 'failed', error: '403 Forbidden: bot was blocked by the user' }, h.clock.now());
     const b = (await claimNext(h.db, 'w', h.clock.now()))!;
     await recordOutcome(h.db, b, 'w', { kind: 'sent', messageId: 1 }, h.clock.now());
-    const mid = (await h.admin('GET', `/broadcasts/${broadcastId}`, s)).json<AdminBroadcast>();
+    const mid = (await h.admin('GET', `/broadcasts/${broadcastId}`, h.session)).json<AdminBroadcast>();
     expect(mid).toMatchObject({ total: 3, sent: 1, blocked: 1, failed: 0, pending: 1, segment: { kind: 'language', languageCode: 'fr' }, finishedAtMs: null });
-    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, s)).json()).toMatchObject({ cancelled: 1 });
+    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, h.session)).json()).toMatchObject({ cancelled: 1 });
     expect(await claimNext(h.db, 'w', h.clock.now())).toBeNull();
-    const done = (await h.admin('GET', `/broadcasts/${broadcastId}`, s)).json<AdminBroadcast>();
+    const done = (await h.admin('GET', `/broadcasts/${broadcastId}`, h.session)).json<AdminBroadcast>();
     expect(done).toMatchObject({ pending: 0, cancelled: 1 });
     expect(done.finishedAtMs).not.toBeNull();
-    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, s)).statusCode).toBe(409);
+    expect((await h.admin('POST', `/broadcasts/${broadcastId}/cancel`, h.session)).statusCode).toBe(409);
     // A test list and the active segment.
-    const t = await h.admin('POST', '/broadcasts', s, { body: { message: 'Test', segment: { kind: 'test', userIds: [String(fr[0])] } } });
+    const t = await h.admin('POST', '/broadcasts', h.session, { body: { message: 'Test', segment: { kind: 'test', userIds: [String(fr[0])] } } });
     expect(t.json()).toMatchObject({ total: 1 });
-    const act = await h.admin('POST', '/broadcasts', s, { body: { message: 'Active', segment: { kind: 'active', days: 0 } } });
+    const act = await h.admin('POST', '/broadcasts', h.session, { body: { message: 'Active', segment: { kind: 'active', days: 0 } } });
     expect(act.json()).toMatchObject({ field: 'segment.days' });
-    const list = (await h.admin('GET', '/broadcasts', s)).json<{ items: AdminBroadcast[] }>().items;
+    const list = (await h.admin('GET', '/broadcasts', h.session)).json<{ items: AdminBroadcast[] }>().items;
     expect(list.map((x) => x.message)).toEqual(expect.arrayContaining(['Bonjour', 'Test']));
   });
 
@@ -111,7 +103,7 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     h.clock.advance(foldLagMs + 1);
     await refreshConsoleAggregates(h.db, h.clock.now());
     await refreshConsoleAggregates(h.db, h.clock.now());
-    const d = (await h.admin('GET', '/dashboard', s)).json<Dashboard>();
+    const d = (await h.admin('GET', '/dashboard', h.session)).json<Dashboard>();
     const today = d.days.at(-1)!;
     expect(today.day).toBe(day(h.clock.now()));
     expect(today.activePlayers).toBeGreaterThanOrEqual(2);
@@ -130,26 +122,26 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     await h.db.query("UPDATE users SET total_money = 12.5 WHERE id = $1", [id]);
     await h.db.query("INSERT INTO ton_wallets (user_id, address, public_key, wallet_version, linked_at_ms) VALUES ($1, $2, $3, 'v4R2', $4)", [id, `0:${'ab'.repeat(32)}`, 'cd'.repeat(32), h.clock.now()]);
     const startFrom = Math.floor(h.clock.now() / 1000);
-    const bad = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 0, startFrom, expireAt: startFrom + 60 } });
+    const bad = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 0, startFrom, expireAt: startFrom + 60 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ field?: string }>().field).toBe('round');
-    const backwards = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom } });
+    const backwards = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom } });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json<{ field?: string }>().field).toBe('expireAt');
-    expect((await h.admin('GET', '/airdrop', s)).json<{ latest: unknown }>().latest).toBeNull();
+    expect((await h.admin('GET', '/airdrop', h.session)).json<{ latest: unknown }>().latest).toBeNull();
 
-    const taken = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
+    const taken = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
     expect(taken.statusCode, taken.body).toBe(200);
     const round = taken.json<{ round: number; created: boolean; merkleRoot: string | null }>();
     expect(round).toMatchObject({ round: 7, created: true });
     const viaKey = await h.app.inject({ method: 'GET', url: `${apiPrefix}/public/airdrop/rounds/7`, headers: { 'x-api-key': operatorKey } });
     expect(viaKey.json<{ merkleRoot: string | null }>().merkleRoot).toBe(round.merkleRoot);
-    const again = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
+    const again = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
     expect(again.json<{ created: boolean; merkleRoot: string | null }>()).toMatchObject({ created: false, merkleRoot: round.merkleRoot });
-    const other = await h.admin('POST', '/airdrop/snapshot', s, { body: { round: 7, startFrom, expireAt: startFrom + 60 } });
+    const other = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom + 60 } });
     expect(other.statusCode).toBe(409);
     const audits = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM admin_audit WHERE action = 'airdrop.snapshot' AND target = 'round:7'");
     expect(audits.rows[0]!.n).toBe(1);
-    expect((await h.admin('GET', '/airdrop', s)).json<{ latest: { round: number } }>().latest.round).toBe(7);
+    expect((await h.admin('GET', '/airdrop', h.session)).json<{ latest: { round: number } }>().latest.round).toBe(7);
   });
 });

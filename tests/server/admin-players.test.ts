@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntry, CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, AdminTask } from '../../engine/admin-types.ts';
 import type { Task, UserStatus } from '../../engine/api-types.ts';
 import { frozenMessage } from '../../server/auth/authenticate.ts';
 import { seedTasks } from '../../server/domain/tasks.ts';
 import { refreshConsoleAggregates, foldLagMs } from '../../server/jobs/console-aggregates.ts';
-import { openAdminHarness, type AdminHarness } from './admin-harness.ts';
-import { harnessOn, backends } from './harness.ts';
+import { openSignedInAdmin } from './admin-harness.ts';
+import { harnessOn, backends, openForSuite } from './harness.ts';
 
 describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend) => {
-  let h: AdminHarness;
-  let s: Awaited<ReturnType<AdminHarness['signIn']>>;
-  beforeAll(async () => {
-    h = await openAdminHarness(backend);
-    s = await h.signIn();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openSignedInAdmin(backend));
   const status = async (id: number) => (await h.call('GET', '', id)).json<UserStatus>();
 
   it('finds a player by id, refcode and username prefix, and pages the ledger by keyset', async () => {
     const id = h.newUserId();
     const st = await status(id);
     for (const q of [String(id), st.refcode, `@user${id}`.slice(0, 9)]) {
-      const r = await h.admin('GET', `/players?q=${encodeURIComponent(q)}`, s);
+      const r = await h.admin('GET', `/players?q=${encodeURIComponent(q)}`, h.session);
       expect(r.statusCode).toBe(200);
       expect(r.json<{ items: PlayerSummary[] }>().items.map((p) => p.id), q).toContain(String(id));
     }
@@ -31,21 +23,21 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
       await h.call('POST', '/click', id, { body: { click: 1, batchId: `b${i}` } });
       h.clock.advance(1_000);
     }
-    const first = (await h.admin('GET', `/players/${id}/ledger`, s)).json<Page<LedgerEntry>>();
+    const first = (await h.admin('GET', `/players/${id}/ledger`, h.session)).json<Page<LedgerEntry>>();
     expect(first.items).toHaveLength(25);
     expect(first.next).not.toBeNull();
-    const second = (await h.admin('GET', `/players/${id}/ledger?before=${first.next}`, s)).json<Page<LedgerEntry>>();
+    const second = (await h.admin('GET', `/players/${id}/ledger?before=${first.next}`, h.session)).json<Page<LedgerEntry>>();
     expect(second.items.length).toBeGreaterThan(0);
     expect(Number(second.items[0]!.id)).toBeLessThan(Number(first.items.at(-1)!.id));
-    const detail = (await h.admin('GET', `/players/${id}`, s)).json<PlayerDetail>();
+    const detail = (await h.admin('GET', `/players/${id}`, h.session)).json<PlayerDetail>();
     expect(detail).toMatchObject({ id: String(id), refcode: st.refcode, frozenAt: null, totalClick: 30 });
-    expect((await h.admin('GET', '/players/999', s)).statusCode).toBe(404);
+    expect((await h.admin('GET', '/players/999', h.session)).statusCode).toBe(404);
   });
 
   it('freezes a player: clicks, claims and purchases are refused with a clear message, the status says so; unfreeze restores', async () => {
     const id = h.newUserId();
     await status(id);
-    const r = await h.admin('POST', `/players/${id}/freeze`, s, { body: { frozen: true, reason: 'bot-like taps' } });
+    const r = await h.admin('POST', `/players/${id}/freeze`, h.session, { body: { frozen: true, reason: 'bot-like taps' } });
     expect(r.statusCode).toBe(200);
     for (const [path, body] of [['/click', { click: 1, batchId: 'f1' }], ['/claim', undefined], ['/claim-welcome-rw', undefined], ['/update-level', { levelKey: 1 }]] as const) {
       const refused = await h.call('POST', path, id, body ? { body } : {});
@@ -60,12 +52,12 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     } finally {
       await other.close();
     }
-    await h.admin('POST', `/players/${id}/freeze`, s, { body: { frozen: false } });
+    await h.admin('POST', `/players/${id}/freeze`, h.session, { body: { frozen: false } });
     expect((await h.call('POST', '/click', id, { body: { click: 1, batchId: 'f3' } })).statusCode).toBe(200);
     expect((await status(id)).isFrozen).toBeUndefined();
-    const audit = (await h.admin('GET', '/audit?action=player.freeze', s)).json<Page<AuditEntry>>();
+    const audit = (await h.admin('GET', '/audit?action=player.freeze', h.session)).json<Page<AuditEntry>>();
     expect(audit.items[0]).toMatchObject({ target: `player:${id}`, before: { frozenAt: null }, after: { reason: 'bot-like taps' } });
-    expect(audit.items[0]!.adminId).toBe(String(s.session.adminId));
+    expect(audit.items[0]!.adminId).toBe(String(h.session.session.adminId));
   });
 
   it('keeps the audit log append-only in the database', async () => {
@@ -83,20 +75,20 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     await refreshConsoleAggregates(h.db, h.clock.now());
     await refreshConsoleAggregates(h.db, h.clock.now());
     for (const sort of ['clipped', 'refused']) {
-      const list = (await h.admin('GET', `/cheats?sort=${sort}`, s)).json<{ items: CheatSignal[] }>().items;
+      const list = (await h.admin('GET', `/cheats?sort=${sort}`, h.session)).json<{ items: CheatSignal[] }>().items;
       expect(list[0]).toMatchObject({ userId: String(cheat), clippedBatches: 3 });
       expect(list[0]!.refusedTaps).toBeGreaterThan(900);
     }
-    expect((await h.admin('GET', '/cheats?sort=x', s)).statusCode).toBe(400);
+    expect((await h.admin('GET', '/cheats?sort=x', h.session)).statusCode).toBe(400);
   });
 
   it('creates, edits, disables and reorders tasks; players see it at once; bad input gets field errors', async () => {
-    const bad = await h.admin('POST', '/tasks', s, { body: { type: 'SOCIALX', title: '', reward: '-1', link: 'javascript:x', isDaily: 'yes' } });
+    const bad = await h.admin('POST', '/tasks', h.session, { body: { type: 'SOCIALX', title: '', reward: '-1', link: 'javascript:x', isDaily: 'yes' } });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json<{ fields: Record<string, string> }>().fields).sort()).toEqual(['isDaily', 'link', 'reward', 'title', 'type']);
-    const linkBad = await h.admin('POST', '/tasks', s, { body: { type: 'INVITE', handleType: 'REF', title: 'Invite', reward: '5', link: 'https://x' } });
+    const linkBad = await h.admin('POST', '/tasks', h.session, { body: { type: 'INVITE', handleType: 'REF', title: 'Invite', reward: '5', link: 'https://x' } });
     expect(linkBad.json<{ fields: Record<string, string> }>().fields).toHaveProperty('link');
-    const created = await h.admin('POST', '/tasks', s, {
+    const created = await h.admin('POST', '/tasks', h.session, {
       body: { type: 'SOCIAL', handleType: null, title: 'Like our post', image: 'task-x', desc: 'Like it', link: 'https://x.com/money/1', reward: '12.5', isDaily: true, needsCaptcha: true },
     });
     expect(created.statusCode).toBe(200);
@@ -104,19 +96,19 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     const player = h.newUserId();
     const seen = async () => (await h.call('GET', '/tasks', player, { query: { type: 'SOCIAL' } })).json<Task[]>();
     expect((await seen()).find((t) => t.id === task.id)).toMatchObject({ title: 'Like our post', reward: '12.5', isDaily: true, needsCaptcha: true });
-    await h.admin('PUT', `/tasks/${task.id}`, s, { body: { ...task, title: 'Like our new post' } });
+    await h.admin('PUT', `/tasks/${task.id}`, h.session, { body: { ...task, title: 'Like our new post' } });
     expect((await seen()).find((t) => t.id === task.id)?.title).toBe('Like our new post');
-    const order = (await h.admin('POST', '/tasks/reorder', s, { body: { ids: [task.id] } })).json<{ items: AdminTask[] }>().items;
+    const order = (await h.admin('POST', '/tasks/reorder', h.session, { body: { ids: [task.id] } })).json<{ items: AdminTask[] }>().items;
     expect(order[0]!.id).toBe(task.id);
     expect((await seen())[0]!.id).toBe(task.id);
     // A console edit of a seeded task survives the next start's seeding.
-    await h.admin('PUT', '/tasks/1', s, { body: { type: 'SOCIAL', title: 'Follow us, edited', link: 'https://x.com/m', reward: '100' } });
+    await h.admin('PUT', '/tasks/1', h.session, { body: { type: 'SOCIAL', title: 'Follow us, edited', link: 'https://x.com/m', reward: '100' } });
     await seedTasks(h.db);
-    expect((await h.admin('GET', '/tasks', s)).json<{ items: AdminTask[] }>().items.find((t) => t.id === 1)?.title).toBe('Follow us, edited');
-    await h.admin('PUT', `/tasks/${task.id}`, s, { body: { ...task, active: false } });
+    expect((await h.admin('GET', '/tasks', h.session)).json<{ items: AdminTask[] }>().items.find((t) => t.id === 1)?.title).toBe('Follow us, edited');
+    await h.admin('PUT', `/tasks/${task.id}`, h.session, { body: { ...task, active: false } });
     expect((await seen()).find((t) => t.id === task.id)).toBeUndefined();
-    const actions = (await h.admin('GET', '/audit', s)).json<Page<AuditEntry>>().items.map((a) => a.action);
+    const actions = (await h.admin('GET', '/audit', h.session)).json<Page<AuditEntry>>().items.map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['task.create', 'task.update', 'task.reorder', 'task.disable']));
-    expect((await h.admin('PUT', '/tasks/99999', s, { body: { ...task } })).statusCode).toBe(404);
+    expect((await h.admin('PUT', '/tasks/99999', h.session, { body: { ...task } })).statusCode).toBe(404);
   });
 });

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { signInitData } from '../../server/auth/init-data.ts';
 import { listMigrations, migrate } from '../../server/db/migrate.ts';
-import { backends, openHarness, type Harness } from './harness.ts';
+import { backends, openHarness, openForSuite } from './harness.ts';
 
 describe.each(backends)('auth and status (%s)', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openHarness(backend));
 
   const get = (authorization?: string) =>
     h.app.inject({ method: 'GET', url: apiPrefix, headers: authorization === undefined ? {} : { authorization } });

@@ -3,21 +3,18 @@ import type { Db } from '../../server/db/db.ts';
 /** Sets a player's balances and levels directly (test setup only; the ledger gets a matching 'test' row). */
 export const setBalances = async (db: Db, userId: number, v: { totalEarn?: string; totalMoney?: string; levels?: Record<string, number> }) => {
   await db.transaction(async (tx) => {
-    if (v.totalEarn !== undefined) {
+    const balances = [
+      ['DOLLAR', 'total_earn', v.totalEarn],
+      ['MONEY', 'total_money', v.totalMoney],
+    ] as const;
+    for (const [currency, column, value] of balances) {
+      if (value === undefined) continue;
       await tx.query(
         `INSERT INTO ledger (user_id, currency, amount, kind, created_at_ms)
-         SELECT id, 'DOLLAR', $2::numeric - total_earn, 'test', 0 FROM users WHERE id = $1`,
-        [userId, v.totalEarn],
+         SELECT id, $3, $2::numeric - ${column}, 'test', 0 FROM users WHERE id = $1`,
+        [userId, value, currency],
       );
-      await tx.query('UPDATE users SET total_earn = $2 WHERE id = $1', [userId, v.totalEarn]);
-    }
-    if (v.totalMoney !== undefined) {
-      await tx.query(
-        `INSERT INTO ledger (user_id, currency, amount, kind, created_at_ms)
-         SELECT id, 'MONEY', $2::numeric - total_money, 'test', 0 FROM users WHERE id = $1`,
-        [userId, v.totalMoney],
-      );
-      await tx.query('UPDATE users SET total_money = $2 WHERE id = $1', [userId, v.totalMoney]);
+      await tx.query(`UPDATE users SET ${column} = $2 WHERE id = $1`, [userId, value]);
     }
     if (v.levels !== undefined) await tx.query('UPDATE users SET levels = $2::jsonb WHERE id = $1', [userId, JSON.stringify(v.levels)]);
   });

@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { keyPairFromSeed } from '@ton/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
 import { signedLink, testWallet, walletCodes, type TestWallet } from '../fixtures/ton-wallets.ts';
-import { backends, type Harness } from './harness.ts';
+import { backends, openForSuite } from './harness.ts';
 import { domain, openWalletHarness } from './wallet-harness.ts';
 
 describe.each(backends)('linking a TON wallet with ton_proof (%s)', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openWalletHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openWalletHarness(backend));
 
   const nowS = () => Math.floor(h.clock.now() / 1000);
   const payloadFor = async (user: number) => (await h.call('POST', '/wallet/ton-proof-payload', user)).json<{ payload: string }>().payload;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
 import { adsgramRewardUrl, sendAdsgramReward } from '../../server/dev/stand-ins/adsgram-driver.ts';
-import { backends, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, expectMoney, moneyOf, openServicesHarness, openForSuite } from './harness.ts';
 
 const adsTaskId = 5;
 const adsReward = '25';
@@ -10,13 +10,7 @@ const callbackKey = 'adsgram-callback-key';
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 describe.each(backends)('ads rewards (%s)', (backend) => {
-  let h: ServicesHarness;
-  beforeAll(async () => {
-    h = await openServicesHarness(backend, { ADS_TOKEN_SECRET: 'ads-secret-for-tests', ADSGRAM_CALLBACK_KEY: callbackKey, ADS_TOKEN_TTL_S: '300' });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openServicesHarness(backend, { ADS_TOKEN_SECRET: 'ads-secret-for-tests', ADSGRAM_CALLBACK_KEY: callbackKey, ADS_TOKEN_TTL_S: '300' }));
 
   const startWatch = async (userId: number) => {
     const r = await h.call('GET', '/start-watch-ads', userId);
@@ -39,9 +33,7 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     const r = await claim(u, token);
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ credited: adsReward, numberOfDone: 1, hasDone: false });
-    const m = await moneyOf(h.db, u);
-    expect(money(m.balance).eq(adsReward)).toBe(true);
-    expect(money(m.ledger).eq(m.balance)).toBe(true);
+    await expectMoney(h.db, u, adsReward);
   });
 
   it('refuses a replayed token and credits nothing more', async () => {
@@ -113,9 +105,7 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     const dup = await callback(String(u), callbackKey);
     expect(dup.statusCode).toBe(200);
     expect(dup.json().credited).toBe('0');
-    const m = await moneyOf(h.db, u);
-    expect(money(m.balance).eq(adsReward)).toBe(true);
-    expect(money(m.ledger).eq(m.balance)).toBe(true);
+    await expectMoney(h.db, u, adsReward);
   });
 
   it('credits one watch once when both the callback and the client claim arrive', async () => {
@@ -148,9 +138,7 @@ describe.each(backends)('ads rewards (%s)', (backend) => {
     const credited = answers.filter((r) => r.statusCode === 200).map((r) => money(r.json<{ credited: string }>().credited));
     expect(credited.reduce((a, b) => a.plus(b), money(0)).eq(adsReward)).toBe(true);
     expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(1);
-    const m = await moneyOf(h.db, u);
-    expect(money(m.balance).eq(adsReward)).toBe(true);
-    expect(money(m.ledger).eq(m.balance)).toBe(true);
+    await expectMoney(h.db, u, adsReward);
     expect(await adsProgress(u)).toMatchObject({ numberOfDone: 1 });
   });
 

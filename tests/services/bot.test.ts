@@ -39,73 +39,60 @@ describe('the bot', () => {
     await tg?.close();
   });
 
-  it('answers /start by long polling with a web_app button that passes the start parameter through', async () => {
-    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
+  /** Runs `body` with a long-polling bot over the fake Telegram (with `env` on top), then stops it. */
+  const withBot = async (env: Record<string, string>, body: (bot: Awaited<ReturnType<typeof startBot>>) => Promise<void>) => {
+    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, ...env }));
     const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
-    expect(bot.mode).toBe('polling');
     try {
-      tg.pushUpdate(startCommand(701, '/start AbC123'));
-      tg.pushUpdate(startCommand(702, '/start'));
-      const first = await waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === 701), 'reply to 701');
-      expect(buttonUrl(first)).toBe('https://money.example/app?tgWebAppStartParam=AbC123');
-      const plain = await waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === 702), 'reply to 702');
-      expect(buttonUrl(plain)).toBe('https://money.example/app');
+      await body(bot);
     } finally {
       await bot.stop();
     }
-  });
+  };
+  const replyTo = (chat: number) => waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === chat), `reply to ${chat}`);
 
-  it("answers /start in the player's language, English when it is missing or not one of ours", async () => {
-    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
-    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
-    const buttonText = (m: DeliveredMessage) => (m.reply_markup as { inline_keyboard: { text: string }[][] }).inline_keyboard[0]![0]!.text;
-    try {
+  it('answers /start by long polling with a web_app button that passes the start parameter through', () =>
+    withBot({}, async (bot) => {
+      expect(bot.mode).toBe('polling');
+      tg.pushUpdate(startCommand(701, '/start AbC123'));
+      tg.pushUpdate(startCommand(702, '/start'));
+      expect(buttonUrl(await replyTo(701))).toBe('https://money.example/app?tgWebAppStartParam=AbC123');
+      expect(buttonUrl(await replyTo(702))).toBe('https://money.example/app');
+    }));
+
+  it("answers /start in the player's language, English when it is missing or not one of ours", () =>
+    withBot({}, async () => {
+      const buttonText = (m: DeliveredMessage) => (m.reply_markup as { inline_keyboard: { text: string }[][] }).inline_keyboard[0]![0]!.text;
       tg.pushUpdate(startCommand(711, '/start', 'ru'));
       tg.pushUpdate(startCommand(712, '/start Ref42', 'pt-br'));
       tg.pushUpdate(startCommand(713, '/start', 'de'));
       tg.pushUpdate(startCommand(714, '/start'));
-      const reply = (chat: number) => waitFor(() => tg.delivered.find((m) => Number(m.chat_id) === chat), `reply to ${chat}`);
-      const ru = await reply(711);
+      const ru = await replyTo(711);
       expect(ru.text).toBe('Добро пожаловать в MONEY! Тапай, чтобы зарабатывать доллары, выполняй задания и собирай $MONEY до аирдропа.');
       expect(buttonText(ru)).toBe('Играть в MONEY');
-      const pt = await reply(712);
+      const pt = await replyTo(712);
       expect(pt.text).toMatch(/^Bem-vindo ao MONEY!/);
       expect(buttonUrl(pt)).toBe('https://money.example/app?tgWebAppStartParam=Ref42');
       const english = 'Welcome to MONEY! Tap to earn dollars, complete tasks and collect $MONEY before the airdrop.';
-      expect((await reply(713)).text).toBe(english);
-      expect((await reply(714)).text).toBe(english);
-      expect(buttonText(await reply(714))).toBe('Play MONEY');
-    } finally {
-      await bot.stop();
-    }
-  });
+      expect((await replyTo(713)).text).toBe(english);
+      expect((await replyTo(714)).text).toBe(english);
+      expect(buttonText(await replyTo(714))).toBe('Play MONEY');
+    }));
 
-  it('answers /admin from an admin with a button that opens the console, and nobody else', async () => {
-    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, ADMIN_IDS: '704' }));
-    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
-    try {
+  it('answers /admin from an admin with a button that opens the console, and nobody else', () =>
+    withBot({ ADMIN_IDS: '704' }, async () => {
       tg.pushUpdate(startCommand(705, '/admin'));
       tg.pushUpdate(startCommand(704, '/admin'));
-      const m = await waitFor(() => tg.delivered.find((x) => Number(x.chat_id) === 704), 'reply to 704');
-      expect(buttonUrl(m)).toBe('https://money.example/admin');
+      expect(buttonUrl(await replyTo(704))).toBe('https://money.example/admin');
       // Updates are handled in order: 705's came first and got no answer.
       expect(tg.delivered.some((x) => Number(x.chat_id) === 705)).toBe(false);
-    } finally {
-      await bot.stop();
-    }
-  });
+    }));
 
-  it('drops a start payload Telegram would not allow', async () => {
-    const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, MINI_APP_URL: 'https://play.money.example/app' }));
-    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
-    try {
+  it('drops a start payload Telegram would not allow', () =>
+    withBot({ MINI_APP_URL: 'https://play.money.example/app' }, async () => {
       tg.pushUpdate(startCommand(703, '/start <script>'));
-      const m = await waitFor(() => tg.delivered.find((x) => Number(x.chat_id) === 703), 'reply to 703');
-      expect(buttonUrl(m)).toBe('https://play.money.example/app');
-    } finally {
-      await bot.stop();
-    }
-  });
+      expect(buttonUrl(await replyTo(703))).toBe('https://play.money.example/app');
+    }));
 
   it('does not run on a development token', async () => {
     const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot }));
@@ -134,9 +121,10 @@ describe('the bot by webhook', () => {
     await bot.stop();
   });
 
+  const post = (secret: string | undefined, update: object) =>
+    h.call('POST', '/public/telegram-webhook', null, { body: update, headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret } });
+
   it('answers an update that carries the secret token, and refuses one without', async () => {
-    const post = (secret: string | undefined, update: object) =>
-      h.call('POST', '/public/telegram-webhook', null, { body: update, headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret } });
     expect((await post('wrong', { update_id: 1, ...startCommand(801, '/start') })).statusCode).toBe(401);
     expect((await post(undefined, { update_id: 2, ...startCommand(801, '/start') })).statusCode).toBe(401);
     expect(tg.delivered.some((m) => Number(m.chat_id) === 801)).toBe(false);
@@ -148,8 +136,8 @@ describe('the bot by webhook', () => {
 
   it('answers a redelivered update once', async () => {
     const update = { update_id: 40, ...startCommand(803, '/start') };
-    expect((await h.call('POST', '/public/telegram-webhook', null, { body: update, headers: { 'x-telegram-bot-api-secret-token': webhookSecret(h.config) } })).statusCode).toBe(200);
-    const again = await h.call('POST', '/public/telegram-webhook', null, { body: update, headers: { 'x-telegram-bot-api-secret-token': webhookSecret(h.config) } });
+    expect((await post(webhookSecret(h.config), update)).statusCode).toBe(200);
+    const again = await post(webhookSecret(h.config), update);
     expect(again.statusCode).toBe(200);
     expect(tg.delivered.filter((x) => Number(x.chat_id) === 803)).toHaveLength(1);
   });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { OutsideServiceError } from '../../server/services/http.ts';
 import { createOutsideServices } from '../../server/services/outside-services.ts';
-import type { OutsideServices } from '../../server/services.ts';
+import type { OutsideServices } from '../../server/domain/task-evidence.ts';
 import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
-import { botToken, manualClockFor, testEnv } from './service-env.ts';
+import { botToken, manualClockFor, partnerSettings, testEnv } from './service-env.ts';
 
 describe('partner exchange checks and channel boosts', () => {
   let ex: FakeExchanges;
@@ -17,16 +17,7 @@ describe('partner exchange checks and channel boosts', () => {
   beforeAll(async () => {
     ex = await startFakeExchanges();
     tg = await startFakeTelegram(botToken);
-    tg.settings.boostChat = '@money_channel';
-    services = make({
-      ONUS_CHECK_URL: ex.checkUrl('onus'),
-      ONUS_API_KEY: ex.apiKey,
-      BINGX_CHECK_URL: ex.checkUrl('bingx'),
-      BINGX_API_KEY: ex.apiKey,
-      BOT_API_ROOT: tg.apiRoot,
-      CHANNEL_URL: 'https://t.me/money_channel',
-      OUTSIDE_TIMEOUT_MS: '1500',
-    });
+    services = make(partnerSettings(ex, tg));
   });
   afterAll(async () => {
     await ex?.close();

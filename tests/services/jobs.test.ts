@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { money } from '../../engine/money.ts';
 import { runDailyReset } from '../../server/jobs/daily-reset.ts';
 import { readStatsCache } from '../../server/jobs/stats-cache.ts';
-import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, openServicesHarness, openForSuite } from './harness.ts';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 describe.each(backends)('scheduled jobs (%s)', (backend) => {
-  let h: ServicesHarness;
-  beforeAll(async () => {
-    h = await openServicesHarness(backend, { ENABLE_TEST_CRON: '1', ADS_TOKEN_SECRET: 'ads-secret-for-tests' });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openServicesHarness(backend, { ENABLE_TEST_CRON: '1', ADS_TOKEN_SECRET: 'ads-secret-for-tests' }));
 
   it('GET /public/test-cron refreshes the stats cache from the users table', async () => {
     const a = await h.newPlayer();

@@ -3,7 +3,8 @@ import { money } from '../../engine/money.ts';
 import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { startFakeTurnstile, type FakeTurnstile } from '../../server/dev/stand-ins/fake-turnstile.ts';
-import { backends, botToken, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, botToken, expectMoney, moneyOf, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { partnerSettings } from './service-env.ts';
 
 /** /check-task and /claim-task (§7's routes) through the real services and real HTTP to fakes. */
 const onusTask = 21;
@@ -17,18 +18,7 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
   let h: ServicesHarness;
   beforeAll(async () => {
     [ts, ex, tg] = await Promise.all([startFakeTurnstile(), startFakeExchanges(), startFakeTelegram(botToken)]);
-    tg.settings.boostChat = '@money_channel';
-    h = await openServicesHarness(backend, {
-      TURNSTILE_SECRET: ts.secret,
-      TURNSTILE_VERIFY_URL: ts.verifyUrl,
-      ONUS_CHECK_URL: ex.checkUrl('onus'),
-      ONUS_API_KEY: ex.apiKey,
-      BINGX_CHECK_URL: ex.checkUrl('bingx'),
-      BINGX_API_KEY: ex.apiKey,
-      BOT_API_ROOT: tg.apiRoot,
-      CHANNEL_URL: 'https://t.me/money_channel',
-      OUTSIDE_TIMEOUT_MS: '1500',
-    });
+    h = await openServicesHarness(backend, { TURNSTILE_SECRET: ts.secret, TURNSTILE_VERIFY_URL: ts.verifyUrl, ...partnerSettings(ex, tg) });
   });
   afterAll(async () => {
     await h?.close();
@@ -60,9 +50,7 @@ describe.each(backends)('tasks checked by outside services (%s)', (backend) => {
     const ok = await claim(u, bingxTask, { inputValue: '700001', captchaToken: token });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().reward).toBe('1000');
-    const m = await moneyOf(h.db, u);
-    expect(money(m.balance).eq(1000)).toBe(true);
-    expect(money(m.ledger).eq(m.balance)).toBe(true);
+    await expectMoney(h.db, u, 1000);
     // The same captcha token again is refused even for another player's fresh claim.
     const other = await h.newPlayer();
     ex.register('bingx', '700002');

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServicesHarness, type ServicesHarness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { openServicesHarness, openForSuite } from './harness.ts';
 
 /** No outside credentials at all: every service refuses with a clear error and credits nothing. */
 describe('outside services without configuration (fail closed)', () => {
-  let h: ServicesHarness;
-  beforeAll(async () => {
-    h = await openServicesHarness('pglite');
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openServicesHarness('pglite'));
 
   it('ads: 503 naming ADS_TOKEN_SECRET; the Adsgram callback is closed', async () => {
     const u = await h.newPlayer();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { economy } from '../../engine/economy.ts';
 import { money } from '../../engine/money.ts';
 import type { SocialConnect, UserStatus } from '../../engine/api-types.ts';
-import { startFakeX, type FakeX } from '../../server/dev/stand-ins/fake-x.ts';
+import { startFakeX, xSettings, type FakeX } from '../../server/dev/stand-ins/fake-x.ts';
 import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const allowed = 'https://money.example/app/earn';
@@ -13,11 +13,7 @@ describe.each(backends)('X account link (%s)', (backend) => {
   beforeAll(async () => {
     x = await startFakeX(['https://money.example/money/api/v1/airdrop/callback/twitter']);
     h = await openServicesHarness(backend, {
-      X_CLIENT_ID: x.clientId,
-      X_CLIENT_SECRET: x.clientSecret,
-      X_AUTHORIZE_URL: x.authorizeUrl,
-      X_TOKEN_URL: x.tokenUrl,
-      X_USERS_ME_URL: x.usersMeUrl,
+      ...xSettings(x),
       X_REDIRECT_ALLOWLIST: 'https://money.example/app, https://t.me/money_test_bot',
       OUTSIDE_TIMEOUT_MS: '1500',
     });
@@ -133,20 +129,23 @@ describe.each(backends)('X account link (%s)', (backend) => {
     expect((await connect(u)).twUsername).toBeNull();
   });
 
-  it('binds the state to the player who asked for it', async () => {
-    x.settings.nextUser = { ...x.settings.nextUser, id: 'x-4', username: 'owner' };
+  /** Two new players, the first one linked to the X account `username`. */
+  const twoPlayersFirstLinked = async (id: string, username: string) => {
+    x.settings.nextUser = { ...x.settings.nextUser, id, username };
     const a = await h.newPlayer();
     const b = await h.newPlayer();
     await callback(await consent(await login(a)));
+    return { a, b };
+  };
+
+  it('binds the state to the player who asked for it', async () => {
+    const { a, b } = await twoPlayersFirstLinked('x-4', 'owner');
     expect((await connect(a)).twUsername).toBe('owner');
     expect((await connect(b)).twUsername).toBeNull();
   });
 
   it('refuses an X account already linked to another player', async () => {
-    x.settings.nextUser = { ...x.settings.nextUser, id: 'x-5', username: 'shared' };
-    const a = await h.newPlayer();
-    const b = await h.newPlayer();
-    await callback(await consent(await login(a)));
+    const { b } = await twoPlayersFirstLinked('x-5', 'shared');
     const r = await callback(await consent(await login(b)));
     expect(new URL(r.headers.location as string).searchParams.get('x_error')).toBe('already_linked');
     expect((await connect(b)).twUsername).toBeNull();

@@ -14,6 +14,14 @@ export interface FakeExchanges extends FakeServer {
   settings: { delayMs: number; status: number };
 }
 
+/** The config that points both exchange checks at these fakes. */
+export const exchangeSettings = (ex: FakeExchanges) => ({
+  ONUS_CHECK_URL: ex.checkUrl('onus'),
+  ONUS_API_KEY: ex.apiKey,
+  BINGX_CHECK_URL: ex.checkUrl('bingx'),
+  BINGX_API_KEY: ex.apiKey,
+});
+
 export const startFakeExchanges = async (apiKey = 'exchange-key'): Promise<FakeExchanges> => {
   const registered: Record<FakeExchangeName, Set<string>> = { onus: new Set(), bingx: new Set() };
   const settings = { delayMs: 0, status: 200 };

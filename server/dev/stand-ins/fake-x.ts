@@ -32,6 +32,15 @@ const b64url = (buf: Buffer) => buf.toString('base64url');
 /** X: an authorization code is valid for 30 seconds. */
 export const xCodeTtlMs = 30_000;
 
+/** The config that points the X login at this fake. */
+export const xSettings = (x: FakeX) => ({
+  X_CLIENT_ID: x.clientId,
+  X_CLIENT_SECRET: x.clientSecret,
+  X_AUTHORIZE_URL: x.authorizeUrl,
+  X_TOKEN_URL: x.tokenUrl,
+  X_USERS_ME_URL: x.usersMeUrl,
+});
+
 /** `callbackUrls` are the app's registered callback URLs; any other redirect_uri is refused. */
 export const startFakeX = async (callbackUrls: readonly string[], clientId = 'x-client', clientSecret = 'x-secret'): Promise<FakeX> => {
   const codes = new Map<string, { challenge: string; redirectUri: string; user: FakeXUser; issuedAtMs: number }>();

@@ -102,14 +102,18 @@ describe('broadcasts page', () => {
 });
 
 describe('sign-in', () => {
-  it('signs in with the init data the bot’s /admin button put in the hash, then shows the console', async () => {
-    history.replaceState(null, '', '/admin#tgWebAppData=signed-init-data');
-    const calls = fakeApi((m, p) => {
+  /** A console with no session yet, whose `login` path signs admin 7 in as `name`. */
+  const signInApi = (login: string, name: string) =>
+    fakeApi((m, p) => {
       if (p === '/session') return json(401, { error: 'Unauthorized', message: 'Sign in to the console' });
-      if (m === 'POST' && p === '/login/init-data') return json(200, { adminId: 7, name: '@op', csrfToken: 't', expiresAtMs: 0 });
+      if (m === 'POST' && p === login) return json(200, { adminId: 7, name, csrfToken: 't', expiresAtMs: 0 });
       if (p === '/dashboard') return json(200, { days: [], funnel: { invited: 0, reached100: 0, bonusPaid: 0 }, updatedAtMs: null });
       return undefined;
     });
+
+  it('signs in with the init data the bot’s /admin button put in the hash, then shows the console', async () => {
+    history.replaceState(null, '', '/admin#tgWebAppData=signed-init-data');
+    const calls = signInApi('/login/init-data', '@op');
     const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes)} />);
     await until(() => expect(host.textContent).toContain('Admin 7'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/init-data')!.init.body))).toEqual({ initData: 'signed-init-data' });
@@ -118,12 +122,7 @@ describe('sign-in', () => {
 
   it('signs in with the Login Widget’s signed fields it is sent back with, then shows the dashboard', async () => {
     history.replaceState(null, '', '/admin/login?id=7&first_name=Op&auth_date=1700000000&hash=abc&extra=dropped');
-    const calls = fakeApi((m, p) => {
-      if (p === '/session') return json(401, { error: 'Unauthorized', message: 'Sign in to the console' });
-      if (m === 'POST' && p === '/login/widget') return json(200, { adminId: 7, name: 'Op', csrfToken: 't', expiresAtMs: 0 });
-      if (p === '/dashboard') return json(200, { days: [], funnel: { invited: 0, reached100: 0, bonusPaid: 0 }, updatedAtMs: null });
-      return undefined;
-    });
+    const calls = signInApi('/login/widget', 'Op');
     const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes, { initialEntries: ['/login'] })} />);
     await until(() => expect(host.querySelector('h1')?.textContent).toBe('Dashboard'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/widget')!.init.body))).toEqual({ id: '7', first_name: 'Op', auth_date: '1700000000', hash: 'abc' });

@@ -2,8 +2,9 @@ import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletI
 import seed from '../../../server/seed/tasks.json';
 import { verifyOutside } from '../../../server/domain/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
-import { ApiError } from '../../../server/http/errors.ts';
-import type { OutsideServices } from '../../../server/services.ts';
+import { DomainError } from '../../../server/domain/errors.ts';
+import { HttpError, toHttpError } from '../../../server/http/errors.ts';
+import type { OutsideServices } from '../../../server/domain/task-evidence.ts';
 import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { isLocale } from '../../../engine/i18n/locales.ts';
@@ -150,7 +151,10 @@ const outside = async <T>(check: () => Promise<unknown>, then: () => T): Promise
   try {
     await check();
   } catch (err) {
-    if (err instanceof ApiError) return error(err.status, err.message, err.field);
+    if (err instanceof DomainError || err instanceof HttpError) {
+      const answer = err instanceof DomainError ? toHttpError(err) : err;
+      return error(answer.status, answer.message, answer.field);
+    }
     throw err;
   }
   return then();

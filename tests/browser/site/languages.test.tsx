@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { siteRoutes } from '../../../src/site/routes.tsx';
 import type { Locale } from '../../../engine/i18n/locales.ts';
-import { cleanup, render, until } from './render.tsx';
+import { pageTestHooks, render, until } from './render.tsx';
 
 // The site in other languages (docs/i18n.md): text from the catalogs, <html lang dir>, right to
 // left for Persian, the switcher and the hreflang alternates.
@@ -13,26 +13,27 @@ const visit = async (path: string, locale: Locale) => {
   return { host, router };
 };
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
-});
-afterEach(async () => {
-  await cleanup();
-  vi.unstubAllGlobals();
+pageTestHooks(() => {
   document.cookie = 'lang=; path=/; max-age=0';
 });
+
+/** The document's language and direction. */
+const expectDocument = (lang: string, dir: 'ltr' | 'rtl') => {
+  expect(document.documentElement.lang).toBe(lang);
+  expect(document.documentElement.dir).toBe(dir);
+};
 
 describe('the site in Russian', () => {
   it('shows the landing page in Russian, left to right', async () => {
     const { host } = await visit('/', 'ru');
-    expect(document.documentElement.lang).toBe('ru');
-    expect(document.documentElement.dir).toBe('ltr');
-    expect(host.querySelector('h1')!.textContent).toBe('Родные для Telegram социальные деньги');
-    expect(host.querySelector('.header-cta')!.textContent).toBe('ЖМИ СЕЙЧАС');
-    expect([...host.querySelectorAll('.stat-tile dt')].map((d) => d.textContent)).toEqual(['Всего кликов', 'Всего кликеров', 'Всего $MONEY']);
-    expect(host.querySelector('.phase-title')!.textContent).toBe('Запуск кликера');
+    expectDocument('ru', 'ltr');
+    const texts = (selector: string) => [...host.querySelectorAll(selector)].map((d) => d.textContent);
+    expect(texts('h1')[0]).toBe('Родные для Telegram социальные деньги');
+    expect(texts('.header-cta')[0]).toBe('ЖМИ СЕЙЧАС');
+    expect(texts('.stat-tile dt')).toEqual(['Всего кликов', 'Всего кликеров', 'Всего $MONEY']);
+    expect(texts('.phase-title')[0]).toBe('Запуск кликера');
     // Months come from Intl in the language, quarters from the catalog.
-    const dates = [...host.querySelectorAll('.phase-date')].map((d) => d.textContent);
+    const dates = texts('.phase-date');
     expect(dates[0]).toMatch(/^сентябрь 2024/);
     expect(dates[4]).toBe('1-й квартал 2025');
   });
@@ -49,8 +50,7 @@ describe('the site in Russian', () => {
 describe('the site in Persian', () => {
   it('renders right to left, with the arrows turned round and numbers left as they are', async () => {
     const { host } = await visit('/', 'fa');
-    expect(document.documentElement.lang).toBe('fa');
-    expect(document.documentElement.dir).toBe('rtl');
+    expectDocument('fa', 'rtl');
     expect(host.querySelector('h1')!.textContent).toContain('Telegram');
     expect(host.querySelector('h1')!.textContent).toContain('پول اجتماعی');
     const arrow = host.querySelector('.roadmap-controls .arrow')!;

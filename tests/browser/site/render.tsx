@@ -1,6 +1,7 @@
 import { I18nProvider } from '@lingui/react';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { Locale } from '../../../engine/i18n/locales.ts';
 import { activateLocale, i18n } from '../../../src/i18n/i18n.ts';
 
@@ -42,4 +43,16 @@ export const until = async (check: () => void): Promise<void> => {
       await act(async () => new Promise((r) => setTimeout(r, 10)));
     }
   }
+};
+
+/** A page test's set-up: fetch never answers (the stats stay loading); after each test, cleanup and `after`. */
+export const pageTestHooks = (after: () => void = () => {}): void => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+  });
+  afterEach(async () => {
+    await cleanup();
+    vi.unstubAllGlobals();
+    after();
+  });
 };

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { isMiniAppPath, LeaveContext } from '../../../src/site/bot-redirect.tsx';
 import { siteRoutes } from '../../../src/site/routes.tsx';
 import { botLink, config } from '../../../src/config.ts';
-import { cleanup, render } from './render.tsx';
+import { pageTestHooks, render } from './render.tsx';
 
 const visit = async (path: string) => {
   const leave = vi.fn();
@@ -16,13 +16,7 @@ const visit = async (path: string) => {
   return { host, leave };
 };
 
-beforeEach(() => {
-  vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
-});
-afterEach(async () => {
-  await cleanup();
-  vi.unstubAllGlobals();
-});
+pageTestHooks();
 
 describe('public routes', () => {
   it('knows the mini-app-only paths: its screens and anything under /app', () => {
@@ -58,21 +52,21 @@ describe('public routes', () => {
     expect(hrefs).toEqual(expect.arrayContaining(allowed));
   });
 
+  /** A legal page: its heading, its numbered sections and some of its words. */
+  const legalPage = async (path: string, title: string, sections: number, words: string[]) => {
+    const { host } = await visit(path);
+    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe(title), { timeout: 5_000 });
+    expect(host.querySelectorAll('article section h2')).toHaveLength(sections);
+    for (const w of words) expect(host.textContent).toContain(w);
+  };
+
   it('renders the privacy policy with its 8 sections', async () => {
-    const { host } = await visit('/policy');
-    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Privacy Policy'), { timeout: 5_000 });
-    expect(host.querySelectorAll('article section h2')).toHaveLength(8);
-    expect(host.textContent).toContain('under 13');
-    expect(host.textContent).toContain('within 30 days');
+    await legalPage('/policy', 'Privacy Policy', 8, ['under 13', 'within 30 days']);
     await vi.waitFor(() => expect(document.title).toBe('Privacy Policy — MONEY'), { timeout: 5_000 });
   });
 
   it('renders the terms of use with their 13 sections', async () => {
-    const { host } = await visit('/terms');
-    await vi.waitFor(() => expect(host.querySelector('h1')?.textContent).toBe('Terms of Use'), { timeout: 5_000 });
-    expect(host.querySelectorAll('article section h2')).toHaveLength(13);
-    expect(host.textContent).toContain('Seychelles');
-    expect(host.textContent).toContain("30 days' notice");
+    await legalPage('/terms', 'Terms of Use', 13, ['Seychelles', "30 days' notice"]);
   });
 
   it('moves focus to the new page heading after following a footer link', async () => {

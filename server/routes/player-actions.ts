@@ -4,17 +4,16 @@ import { boostKeys, economy } from '../../engine/economy.ts';
 import { playerOf } from '../auth/authenticate.ts';
 import { transaction } from '../db/retry.ts';
 import { ClickBatcher } from '../domain/click-batcher.ts';
-import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/game.ts';
+import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/player-actions.ts';
 import { statusOf } from '../domain/users.ts';
 import { badRequest } from '../http/errors.ts';
 import { int, obj } from '../http/validation.ts';
 import type { RouteContext } from '../route-context.ts';
-import { decimalSchema, errorResponses, userStatusSchema } from './schemas.ts';
+import { decimalSchema, errorResponses, playerSecurity as security, userStatusSchema } from './schemas.ts';
 
-const security = [{ telegramInitData: [] }];
 
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
-export const gameRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const batcher = new ClickBatcher(ctx.db, ctx.clock);
   const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
@@ -104,23 +103,16 @@ export const gameRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
     },
   );
 
-  app.post(
-    '/claim-welcome-rw',
-    { ...auth, schema: { summary: 'Claims the welcome (account-age) reward, once', tags: ['rewards'], security, response: statusAnswer } },
-    async (request): Promise<UserStatus> => {
+  // The one-off rewards: each pays once and answers the new status.
+  const oneOffRewards = [
+    ['/claim-welcome-rw', 'Claims the welcome (account-age) reward, once', claimWelcome],
+    ['/claim-easter-egg-rw', 'Claims the Easter-egg reward, once', claimEaster],
+  ] as const;
+  for (const [path, summary, claim] of oneOffRewards)
+    app.post(path, { ...auth, schema: { summary, tags: ['rewards'], security, response: statusAnswer } }, async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => claimWelcome(tx, playerOf(request).id, now)), now);
-    },
-  );
-
-  app.post(
-    '/claim-easter-egg-rw',
-    { ...auth, schema: { summary: 'Claims the Easter-egg reward, once', tags: ['rewards'], security, response: statusAnswer } },
-    async (request): Promise<UserStatus> => {
-      const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => claimEaster(tx, playerOf(request).id, now)), now);
-    },
-  );
+      return statusOf(await transaction(ctx.db, (tx) => claim(tx, playerOf(request).id, now)), now);
+    });
 
   app.post<{ Querystring: { days: number } }>(
     '/set-predict-wallet-coming',

@@ -1,12 +1,14 @@
+/** The player's own actions on the balance: passive claims, boost and referral upgrades, one-off rewards and the forecast. */
 import { boostCatalogue, economy, energyLimitKey, handheldKey, type BoostKey } from '../../engine/economy.ts';
 import { availableEnergy } from '../../engine/energy.ts';
 import { toWire } from '../../engine/money.ts';
+import { messages } from '../../engine/messages.ts';
 import { passiveAccrued } from '../../engine/passive.ts';
 import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
 import { boostLevel, upgradeRefusal, type UpgradeRefusal } from '../../engine/upgrades.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { invalid, conflict } from './errors.ts';
 import { appendLedger, creditDollars, creditMoney } from './ledger.ts';
 import { loadUser, type UserRow } from './users.ts';
 
@@ -40,7 +42,7 @@ export const buyLevel = async (tx: Queryable, userId: number, key: BoostKey, now
   const { row } = await claimPassive(tx, userId, nowMs);
   const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
   const refusal = upgradeRefusal(key, owned, row.total_earn, '0');
-  if (refusal !== null) throw badRequest(refusalMessages[refusal], 'levelKey');
+  if (refusal !== null) throw invalid(refusalMessages[refusal], 'levelKey');
   const level = boostLevel(owned, key);
   const price = toWire(priceOf(key, level));
   let r;
@@ -73,9 +75,9 @@ export const buyLevel = async (tx: Queryable, userId: number, key: BoostKey, now
 export const buyReferralLevel = async (tx: Queryable, userId: number, level: number, nowMs: number): Promise<UserRow> => {
   const row = await loadUser(tx, userId, true);
   const next = nextReferralLevel(row.ref_level);
-  if (next === undefined) throw badRequest('Referral level is already at its maximum', 'level');
-  if (level !== next.level) throw badRequest(`level must be the next referral level, ${next.level}`, 'level');
-  if (!canUpgradeReferral(row.ref_level, row.total_money)) throw badRequest(`Not enough MONEY: level ${next.level} costs ${next.priceMoney}`, 'level');
+  if (next === undefined) throw invalid('Referral level is already at its maximum', 'level');
+  if (level !== next.level) throw invalid(`level must be the next referral level, ${next.level}`, 'level');
+  if (!canUpgradeReferral(row.ref_level, row.total_money)) throw invalid(`Not enough MONEY: level ${next.level} costs ${next.priceMoney}`, 'level');
   const r = await tx.query(
     `UPDATE users SET total_money = total_money - $2::numeric, ref_level = ref_level + 1
      WHERE id = $1 AND total_money >= $2::numeric AND ref_level = $3`,
@@ -93,7 +95,7 @@ export const buyReferralLevel = async (tx: Queryable, userId: number, level: num
  */
 export const claimWelcome = async (tx: Queryable, userId: number, nowMs: number): Promise<UserRow> => {
   const row = await loadUser(tx, userId, true);
-  if (row.is_claimed_welcome) throw conflict('You have claimed reward!');
+  if (row.is_claimed_welcome) throw conflict(messages.easterAlreadyClaimed);
   await tx.query('UPDATE users SET is_claimed_welcome = true, tw_reward_paid = tw_age > 0 WHERE id = $1', [userId]);
   await creditMoney(tx, { userId, amount: welcomeReward(row.tele_age, row.tw_age, row.is_premium), kind: 'welcome', reference: 'welcome', nowMs });
   return loadUser(tx, userId);
@@ -117,7 +119,7 @@ export const payXAgeReward = async (tx: Queryable, userId: number, nowMs: number
 /** /claim-easter-egg-rw: the Easter-egg reward, once ("You have claimed reward!" after). */
 export const claimEaster = async (tx: Queryable, userId: number, nowMs: number): Promise<UserRow> => {
   const row = await loadUser(tx, userId, true);
-  if (row.is_claimed_easter) throw conflict('You have claimed reward!');
+  if (row.is_claimed_easter) throw conflict(messages.easterAlreadyClaimed);
   await tx.query('UPDATE users SET is_claimed_easter = true WHERE id = $1', [userId]);
   await creditMoney(tx, { userId, amount: economy.easterEggRewardMoney, kind: 'easter', reference: 'easter', nowMs });
   return loadUser(tx, userId);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
 import { applyTaps } from '../../engine/clicks.ts';
 import { economy } from '../../engine/economy.ts';
@@ -7,18 +7,12 @@ import { money } from '../../engine/money.ts';
 import { passiveAccrued } from '../../engine/passive.ts';
 import { priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
-import { backends, openHarness, type Harness } from './harness.ts';
+import { backends, openHarness, openForSuite } from './harness.ts';
 import { pruneClickBatches } from '../../server/domain/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 
-describe.each(backends)('game rules (%s)', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+describe.each(backends)('player actions: taps, claims, purchases (%s)', (backend) => {
+  const h = openForSuite(() => openHarness(backend));
 
   const status = async (id: number) => (await h.call('GET', '', id)).json<UserStatus>();
   const click = (id: number, n: number, batchId?: string) => h.call('POST', '/click', id, { body: { click: n, ...(batchId ? { batchId, seq: 1 } : {}) } });
