@@ -121,15 +121,21 @@ export const find = async <T extends Element = HTMLElement>(selector: string, wi
     return el;
   }, { timeout, interval: 20 });
 
-/** A button by its visible text or aria-label. */
-export const button = (label: string, timeout?: number) =>
-  vi.waitFor(() => {
-    const el = [...document.querySelectorAll<HTMLButtonElement>('button')].find(
+/**
+ * A button by its visible text or aria-label, once its screen's effects have run: a lazy screen
+ * (home too) commits outside act(), and a test pressing at once would beat its listeners.
+ */
+export const button = async (label: string, timeout?: number): Promise<HTMLButtonElement> => {
+  const el = await vi.waitFor(() => {
+    const found = [...document.querySelectorAll<HTMLButtonElement>('button')].find(
       (b) => b.textContent?.trim() === label || b.getAttribute('aria-label') === label,
     );
-    if (!el) throw new Error(`button ${label} not found`);
-    return el;
+    if (!found) throw new Error(`button ${label} not found`);
+    return found;
   }, { timeout: timeout ?? 4_000, interval: 20 });
+  await act(async () => undefined);
+  return el;
+};
 
 export const click = async (el: HTMLElement): Promise<void> => {
   await act(async () => el.click());
