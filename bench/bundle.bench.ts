@@ -92,7 +92,7 @@ ${table(miniInitial)}
 
 Lazy mini-app chunks (gzip KB): ${lazy}.
 
-Catalog chunks, gzip, one per language, only the active one fetched: site ${catalogRange('site')} before the first render; legal ${catalogRange('legal')} with /policy or /terms; mini-app ${catalogRange('app')} (prepared, not yet loaded by the mini-app).
+Catalog chunks, gzip, one per language, only the active one fetched: site ${catalogRange('site')} before the first render; legal ${catalogRange('legal')} with /policy or /terms; mini-app ${catalogRange('app')} fetched at mount, alongside the status call and the first screen's chunk.
 
 **Public site initial JS: ${siteKb.toFixed(1)} KB gzipped.** Mini-app modules (src/mini-app, src/engine-client, src/telegram.ts, comlink, @twa-dev/sdk) in the site's initial chunks: ${leaks.length === 0 ? 'none' : leaks.join('; ')}.
 

@@ -62,6 +62,13 @@ export interface UserStatus {
   serverTime: number;
   /** Present and true while an operator has frozen the player: taps, claims and purchases are refused. */
   isFrozen?: boolean;
+  /** The locale the player chose on the profile card (`POST /language`), null until chosen: the mini-app starts in it (docs/i18n.md). */
+  language?: string | null;
+}
+
+/** The body of `POST /language`: one of the nine locales (engine/i18n/locales.ts), or null to follow Telegram's language again. */
+export interface LanguagePayload {
+  language: string | null;
 }
 
 export type TaskType = 'TASK1' | 'SOCIAL' | 'INVITE' | 'EXCHANGE' | 'ACHIVEMENT' | 'ADS' | 'DAILY_TASK' | 'INVITE_TASK';

@@ -14,6 +14,7 @@ import { installValidation } from './http/validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { languageRoutes } from './routes/language.ts';
 import { playerActionRoutes } from './routes/player-actions.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { outsideRoutes } from './routes/outside.ts';
@@ -86,6 +87,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(
     async (api) => {
       await api.register(statusRoutes, ctx);
+      await api.register(languageRoutes, ctx);
       await api.register(playerActionRoutes, ctx);
       await api.register(referralRoutes, ctx);
       await api.register(taskRoutes, ctx);

@@ -1,4 +1,5 @@
 import WebAppSdk from '@twa-dev/sdk';
+import { i18n } from './i18n/i18n.ts';
 
 /**
  * The one module that touches the Telegram SDK (@twa-dev/sdk). Everything else asks this module:
@@ -107,12 +108,12 @@ export const haptic = {
   },
 };
 
-/** The fixed text of the share link (§7 "a fixed text"). */
-export const shareText = 'Tap the coin with me on MONEY and we both get a bonus!';
+/** The fixed text of the share link (§7 "a fixed text"), in the player's language (docs/i18n.md). */
+export const shareText = (): string => i18n._('app.share.text');
 
 /** The t.me share link carrying the referral link and the fixed text. */
 export const shareUrl = (refLink: string): string =>
-  `https://t.me/share/url?url=${encodeURIComponent(refLink)}&text=${encodeURIComponent(shareText)}`;
+  `https://t.me/share/url?url=${encodeURIComponent(refLink)}&text=${encodeURIComponent(shareText())}`;
 
 /** Opens a t.me link inside Telegram, or a new tab outside it. */
 /**
@@ -139,6 +140,6 @@ export const shareRefLink = (refLink: string): void => openTelegramLink(shareUrl
 
 /** §2: the special user's share action is a story with the reward card image and the link. */
 export const shareStory = (mediaUrl: string, refLink: string): void => {
-  if (supports('7.8')) app.shareToStory(mediaUrl, { text: shareText, widget_link: { url: refLink, name: 'MONEY' } });
+  if (supports('7.8')) app.shareToStory(mediaUrl, { text: shareText(), widget_link: { url: refLink, name: 'MONEY' } });
   else shareRefLink(refLink);
 };

@@ -40,14 +40,18 @@ export const parseSegment = (raw: unknown): BroadcastSegment => {
   }
 };
 
+/** A player's language for the language segment, lower-cased (the index of migration 0850). */
+const playerLanguage = 'lower(COALESCE(u.language, u.language_code))';
+
 /** The WHERE clause and parameters (from $3) choosing a segment's recipients among users u. */
 const segmentFilter = (s: BroadcastSegment, nowMs: number): { where: string; params: unknown[] } => {
   switch (s.kind) {
     case 'all':
       return { where: 'true', params: [] };
     case 'language':
-      // A regional code (pt-br) is sent to players whose Telegram language is that one; 'pt' to pt and pt-*.
-      return { where: '(u.language_code = $3 OR u.language_code LIKE $3 || \'-%\')', params: [s.languageCode] };
+      // The language the player chose in the mini-app, else Telegram's (docs/decisions/i18n.md). A
+      // regional code (pt-br) is sent to players whose language is that one; 'pt' to pt and pt-*.
+      return { where: `(${playerLanguage} = $3 OR ${playerLanguage} LIKE $3 || '-%')`, params: [s.languageCode] };
     case 'active':
       return { where: 'u.last_active_ms >= $3', params: [nowMs - s.days * 86_400_000] };
     case 'test':

@@ -44,6 +44,8 @@ export interface UserRow {
   created_at_ms: number;
   /** Set while an operator has frozen the player (docs/admin.md "Freeze"). */
   frozen_at?: Date | string | null;
+  /** The locale chosen on the profile card, null until chosen (docs/i18n.md). */
+  language?: string | null;
 }
 
 /** Reads a player's row; `forUpdate` locks it until the transaction ends. */
@@ -100,6 +102,7 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     preWlComing: row.pre_wl_coming,
     boostChannelCnt: row.boost_channel_cnt,
     serverTime: nowMs,
+    language: row.language ?? null,
     ...(row.frozen_at != null ? { isFrozen: true } : {}),
   };
 };

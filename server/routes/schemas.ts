@@ -64,6 +64,7 @@ export const userStatusSchema = {
     boostChannelCnt: 'integer',
     serverTime: 'integer',
     isFrozen: 'boolean',
+    language: { type: ['string', 'null'], description: 'The locale chosen on the profile card (POST /language), null until chosen' },
   }),
 };
 

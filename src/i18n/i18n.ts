@@ -54,9 +54,13 @@ export const applyDocumentLocale = (locale: Locale, doc: Document = document): v
  * Switches to a locale: loads every domain in use (plus `domains`) for it, then activates it, so
  * the page never renders a missing message. Intl gets Latin digits (i18n/format.ts).
  */
+let switches = 0;
 export const activateLocale = async (locale: Locale, domains: readonly ClientDomain[] = []): Promise<void> => {
   for (const d of domains) loaded.add(d);
+  // The latest call wins: an earlier, slower catalog never switches back over a later choice.
+  const ticket = ++switches;
   const catalogs = await Promise.all([...loaded].map((d) => loadCatalog(d, locale)));
+  if (ticket !== switches) return;
   for (const messages of catalogs) i18n.load(locale, messages);
   i18n.activate(locale, [intlTag(locale)]);
   if (typeof document !== 'undefined') applyDocumentLocale(locale);

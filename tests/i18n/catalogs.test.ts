@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, domains, type CatalogSource } from '../../engine/i18n/catalog.ts';
 import { compileCatalog, type CompiledCatalog } from '../../engine/i18n/compile.ts';
@@ -84,9 +85,26 @@ describe('catalogs', () => {
     }
     expect(app['app.boost.energyLimit']).toBe('Energy Limit');
     expect(energyLimitKey).toBe(2);
+    expect(app['app.frozen.message']).toBe(frozenPlayerMessage);
     const titleIds = Object.keys(app).filter((id) => id.startsWith('app.title.'));
     expect(titleIds.map((id) => app[id])).toEqual(titleTiers.map((t) => t.name));
     const site = read('site', 'en');
     for (const p of roadmap) expect(site[`site.roadmap.phase${p.phase}`]).toBe(p.title);
+  });
+
+  it('has every message id the mini-app names (src/mini-app, src/telegram.ts)', () => {
+    const app = read('app', 'en');
+    const files = [
+      ...readdirSync(new URL('src/mini-app/', root), { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f)).map((f) => `src/mini-app/${f}`),
+      'src/telegram.ts',
+    ];
+    const named = new Set<string>();
+    for (const file of files) {
+      for (const m of readFileSync(new URL(file, root), 'utf8').matchAll(/['"`](app\.[A-Za-z0-9_.]+)['"`]/g)) named.add(m[1]!);
+    }
+    expect(named.size).toBeGreaterThan(100);
+    expect([...named].filter((id) => !(id in app))).toEqual([]);
+    // Ids built at run time: app.msg.<MessageKey> and app.boost.<key>.* are checked above; titles by camelCase name.
+    for (const t of titleTiers) expect(app[`app.title.${t.name.replace(/ (\w)/g, (_m, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toLowerCase())}`], t.name).toBe(t.name);
   });
 });

@@ -4,7 +4,12 @@
  * playwright-core. The API is answered by the fake of tests/browser/mini-app/fake-api.ts through
  * `context.route()`, so every state (empty, loading, popups) is reproducible. Launch parameters
  * carry init data and Telegram theme params in the URL hash, exactly as Telegram passes them.
+ * Then home, boost, earn and invite in other languages (LANGS, default ru,fa,id; Telegram's
+ * language_code picks them), with a report of anything wider than the 375 px viewport or a
+ * button whose text does not fit (docs/i18n.md). ONLY_LANGUAGES=1 skips the first pass;
+ * SHOTS_DIR writes elsewhere.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +23,8 @@ import { fakeAdsgramScript } from './fake-adsgram.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(root, 'node_modules/.cache/money-screenshots');
 // The full set goes to an ignored folder; README keeps a handful in docs/screenshots (docs/mini-app.md).
-const shotsDir = join(root, 'tests/screenshots/out');
+const shotsDir = process.env.SHOTS_DIR ?? join(root, 'tests/screenshots/out');
+const langs = (process.env.LANGS ?? 'ru,fa,id').split(',').filter(Boolean);
 
 interface Shot {
   name: string;
@@ -87,6 +93,35 @@ const shots: Shot[] = [
   },
 ];
 
+/** The screens of the language pass, driven by the labels of that language's catalog. */
+const languageShots = (c: Record<string, string>): Shot[] => [
+  { name: 'home', path: '/' },
+  { name: 'home-profile', path: '/', act: clickText(c['app.home.openProfile']!) },
+  { name: 'boost-booster', path: '/boost' },
+  { name: 'boost-upgrade', path: '/boost', act: clickText(c['app.boost.upgrade']!) },
+  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText(c['app.boost.upgrade']!)(p); await clickText(c['app.boost.6.title']!)(p); } },
+  { name: 'earn-social', path: '/earn' },
+  { name: 'earn-achievements', path: '/earn', act: clickText(c['app.earn.achievements']!) },
+  { name: 'invite', path: '/invite' },
+  { name: 'wallet', path: '/wallet' },
+];
+
+/** What does not fit a 375 px screen: boxes past its edges, and buttons or tabs whose text is cut. */
+const overflowOf = (page: Page) =>
+  page.evaluate(() => {
+    const found: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width) found.push(`page ${document.documentElement.scrollWidth}px wide`);
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || getComputedStyle(el).visibility === 'hidden' || el.closest('[aria-hidden="true"]')) continue;
+      const what = `${el.tagName.toLowerCase()}.${el.className || ''} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+      if (r.right > width + 1 || r.left < -1) found.push(`${what} at ${Math.round(r.left)}…${Math.round(r.right)}`);
+      if (el.matches('button, .btn, .tabs__tab, .nav__link') && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) found.push(`${what} text cut`);
+    }
+    return found;
+  });
+
 const fakeAdsgram = async (page: Page, outcome: 'reward' | 'skip') => {
   await page.route('https://sad.adsgram.ai/**', (route) =>
     route.fulfill({ contentType: 'text/javascript', body: fakeAdsgramScript(outcome) }));
@@ -99,7 +134,7 @@ const main = async () => {
   const { server, origin } = await serve(outDir);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of process.env.ONLY_LANGUAGES ? [] : (['light', 'dark'] as const)) {
       for (const shot of shots) {
         if (only && !shot.name.startsWith(only)) continue;
         const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: theme });
@@ -119,6 +154,28 @@ const main = async () => {
         await context.close();
       }
     }
+    let problems = 0;
+    for (const lang of langs) {
+      const catalog = JSON.parse(readFileSync(join(root, `engine/i18n/catalogs/app/${lang}.json`), 'utf8')) as Record<string, string>;
+      for (const shot of languageShots(catalog)) {
+        if (only && !shot.name.startsWith(only)) continue;
+        const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: 'light' });
+        await routeApi(context, createFakeState());
+        const page = await context.newPage();
+        page.on('pageerror', (e) => console.error(`[${lang} ${shot.name}] page error:`, e.message));
+        await page.goto(`${origin}/app${shot.path === '/' ? '/' : shot.path}${launchHash('light', lang.toLowerCase())}`);
+        await page.waitForTimeout(900);
+        await shot.act?.(page);
+        await page.waitForTimeout(250);
+        const file = join(shotsDir, `mini-app-${lang}-${shot.name}.png`);
+        await page.screenshot({ path: file });
+        const overflow = await overflowOf(page);
+        problems += overflow.length;
+        console.log('wrote', file.startsWith(root) ? file.slice(root.length) : file, overflow.length ? `\n  does not fit: ${overflow.join('\n  does not fit: ')}` : '');
+        await context.close();
+      }
+    }
+    if (problems > 0) process.exitCode = 1;
   } finally {
     await browser.close();
     server.close();

@@ -15,16 +15,17 @@ export const themes = {
   dark: { bg_color: '#17212b', secondary_bg_color: '#0e1621', text_color: '#f5f5f5', hint_color: '#708499', link_color: '#6ab3f3', button_color: '#5288c1', button_text_color: '#ffffff', section_bg_color: '#17212b' },
 } as const;
 
-const initData = new URLSearchParams({
-  user: JSON.stringify({ id: 5001, first_name: 'Satoshi', username: 'satoshi_fan', language_code: 'en', is_premium: true }),
-  auth_date: '1763780000',
-  hash: 'f'.repeat(64),
-}).toString();
+const initData = (languageCode: string) =>
+  new URLSearchParams({
+    user: JSON.stringify({ id: 5001, first_name: 'Satoshi', username: 'satoshi_fan', language_code: languageCode, is_premium: true }),
+    auth_date: '1763780000',
+    hash: 'f'.repeat(64),
+  }).toString();
 
-/** The URL hash Telegram opens the mini-app with: init data, version, platform and theme. */
-export const launchHash = (theme: keyof typeof themes) =>
+/** The URL hash Telegram opens the mini-app with: init data (the user's Telegram language), version, platform and theme. */
+export const launchHash = (theme: keyof typeof themes, languageCode = 'en') =>
   '#' + new URLSearchParams({
-    tgWebAppData: initData,
+    tgWebAppData: initData(languageCode),
     tgWebAppVersion: '8.0',
     tgWebAppPlatform: 'android',
     tgWebAppThemeParams: JSON.stringify(themes[theme]),

@@ -2,6 +2,7 @@ import type {
   AdsRewardPayload,
   ClaimTaskPayload,
   FriendEntry,
+  LanguagePayload,
   LeaderboardEntry,
   Page,
   SocialConnect,
@@ -15,6 +16,11 @@ import { economy } from '../../../engine/economy.ts';
 import { required, type ApiClient } from './client.ts';
 
 /** The §7 calls the mini-app makes outside the engine (which owns the status, /click, /claim, /update-level). */
+
+/** Remembers the language chosen on the profile card (docs/i18n.md); answers the status with it. */
+export const setLanguage = (api: ApiClient, language: LanguagePayload['language']) =>
+  api.request<UserStatus>('/language', { method: 'POST', body: { language } satisfies LanguagePayload });
+
 export const getTasks = (api: ApiClient, type: TaskType) =>
   api.request<Task[]>('/tasks', { query: { type: required(type, 'type', 'getTasks') } });
 

@@ -1,16 +1,17 @@
-import { boostCatalogue, energyLimitKey, fingerKey, handheldKey, passiveItemKeys, type BoostKey } from '../../../engine/economy.ts';
+import { boostCatalogue, economy, energyLimitKey, fingerKey, handheldKey, passiveItemKeys, type BoostKey } from '../../../engine/economy.ts';
 import { lockedMask, passiveLock } from '../../../engine/passive.ts';
 import { priceOf } from '../../../engine/prices.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { boostLevel, upgradeRefusal, type OwnedLevels, type UpgradeRefusal } from '../../../engine/upgrades.ts';
 import { $autoEarn, $energyLevel, $fingerLevel, $levels, $totalEarn } from '../../engine-client/signals.ts';
+import type { Translate } from '../locale.ts';
 
 /** §2 Booster tab order: Finger, Handheld, Energy Limit. */
 export const boosterKeys: readonly BoostKey[] = [fingerKey, handheldKey, energyLimitKey];
 export const itemKeys: readonly BoostKey[] = passiveItemKeys;
 
-/** Shown names; the catalogue calls key 2 "Limit", the Booster tab says what it limits. */
-export const boostTitle = (key: BoostKey): string => (key === energyLimitKey ? 'Energy Limit' : boostCatalogue[key].title);
+/** Shown names, in the active language; the catalogue calls key 2 "Limit", the Booster tab says what it limits. */
+export const boostTitle = (_: Translate, key: BoostKey): string => (key === energyLimitKey ? _('app.boost.energyLimit') : _(`app.boost.${key}.title`));
 
 /** Everything a boost card shows, from the engine's rules over the current signals (read in render). */
 export interface BoostView {
@@ -28,11 +29,11 @@ export interface BoostView {
   sequenceLocked: boolean;
 }
 
-const effectOf = (key: BoostKey): string => {
-  if (key === handheldKey) return `+${boostCatalogue[key].perClick} per tap`;
-  if (key === energyLimitKey) return '+500 energy';
-  if (key === fingerKey) return '+1 auto tap / 10s';
-  return `+${formatMoney(boostCatalogue[key].perClick)}/s`;
+const effectOf = (_: Translate, key: BoostKey): string => {
+  if (key === handheldKey) return _('app.boost.effectPerTap', { amount: boostCatalogue[key].perClick });
+  if (key === energyLimitKey) return _('app.boost.effectEnergy', { amount: economy.energyPerLevel });
+  if (key === fingerKey) return _('app.boost.effectFinger', { seconds: economy.autoClickIntervalMs / 1000 });
+  return _('app.ui.perSecond', { amount: formatMoney(boostCatalogue[key].perClick) });
 };
 
 export const readOwned = (): OwnedLevels => ({
@@ -41,7 +42,7 @@ export const readOwned = (): OwnedLevels => ({
   passiveEarnLevel: $levels.value,
 });
 
-export const boostView = (key: BoostKey): BoostView => {
+export const boostView = (_: Translate, key: BoostKey): BoostView => {
   const owned = readOwned();
   const totalEarn = $totalEarn.value;
   const autoEarn = $autoEarn.value;
@@ -52,12 +53,12 @@ export const boostView = (key: BoostKey): BoostView => {
   const masked = lock !== null;
   return {
     key,
-    title: boostTitle(key),
+    title: boostTitle(_, key),
     image: entry.image,
-    description: entry.description,
+    description: _(`app.boost.${key}.description`),
     level,
-    price: masked ? lockedMask : refusal === 'max-level' ? 'MAX' : formatMoney(priceOf(key, level)),
-    effect: masked ? lockedMask : effectOf(key),
+    price: masked ? lockedMask : refusal === 'max-level' ? _('app.boost.max') : formatMoney(priceOf(key, level)),
+    effect: masked ? lockedMask : effectOf(_, key),
     refusal,
     masked,
     sequenceLocked: lock === 'sequence',

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { BoostKey } from '../../../engine/economy.ts';
@@ -10,19 +11,16 @@ import { boosterKeys, boostView, itemKeys } from './boost-model.ts';
 import { UpgradePopup } from './upgrade-popup.tsx';
 import './boost.css';
 
-const tabs = [
-  { id: 'booster', label: 'Booster' },
-  { id: 'upgrade', label: 'Upgrade' },
-] as const;
 
 const BoosterRow = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: BoostKey) => void }) => {
   useSignals();
-  const view = boostView(boostKey);
+  const { _ } = useLingui();
+  const view = boostView(_, boostKey);
   return (
     <button className="card boost__row" onClick={() => onOpen(boostKey)} aria-label={view.title}>
       <img className="boost__row-img" src={art(view.image)} alt="" />
       <div className="row__main">
-        <div className="row__title">{view.title} <span className="boost__row-level">Lv {view.level}</span></div>
+        <div className="row__title">{view.title} <span className="boost__row-level">{_('app.boost.lv', { level: view.level })}</span></div>
         <div className="row__sub">{view.description}</div>
         <div className="row__sub boost__row-price"><CoinIcon /> <strong>{view.price}</strong> <span className="boost__row-effect">{view.effect}</span></div>
       </div>
@@ -33,7 +31,8 @@ const BoosterRow = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Bo
 
 const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: BoostKey) => void }) => {
   useSignals();
-  const view = boostView(boostKey);
+  const { _ } = useLingui();
+  const view = boostView(_, boostKey);
   return (
     <button
       className={`card boost__item${view.masked ? ' is-locked' : ''}`}
@@ -43,10 +42,10 @@ const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Boos
     >
       <div className="boost__item-art">
         <img src={art(view.image)} alt="" />
-        {view.sequenceLocked && <span className="lock-badge boost__lock" aria-label="locked"><Icon name="icon-lock" size={13} /></span>}
+        {view.sequenceLocked && <span className="lock-badge boost__lock" aria-label={_('app.ui.locked')}><Icon name="icon-lock" size={13} /></span>}
       </div>
       <div className="boost__item-title">{view.title}</div>
-      <div className="boost__item-level">Lv {view.level}</div>
+      <div className="boost__item-level">{_('app.boost.lv', { level: view.level })}</div>
       <div className="boost__item-effect">{view.effect}</div>
       <div className="boost__item-price"><CoinIcon /> {view.price}</div>
     </button>
@@ -56,7 +55,12 @@ const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Boos
 /** Boost (§2): the Booster tab (Finger, Handheld, Energy Limit) and the Upgrade grid of items 4–21. */
 export const BoostScreen = () => {
   useSignals();
+  const { _ } = useLingui();
   const [tab, setTab] = useState<'booster' | 'upgrade'>('booster');
+  const tabs = [
+    { id: 'booster', label: _('app.boost.booster') },
+    { id: 'upgrade', label: _('app.boost.upgrade') },
+  ] as const;
   const [open, setOpen] = useState<BoostKey | null>(null);
   const openKey = (key: BoostKey) => {
     haptic.tap();
@@ -65,10 +69,10 @@ export const BoostScreen = () => {
   return (
     <div className="boost">
       <div className="boost__balance">
-        <span className="hint">Your balance</span>
+        <span className="hint">{_('app.boost.yourBalance')}</span>
         <strong><CoinIcon /> {formatMoney($balance.value)}</strong>
       </div>
-      <Tabs label="Boost" tabs={tabs} value={tab} onChange={setTab} />
+      <Tabs label={_('app.boost.tabs')} tabs={tabs} value={tab} onChange={setTab} />
       {tab === 'booster' ? (
         <div className="list">
           {boosterKeys.map((key) => <BoosterRow key={key} boostKey={key} onOpen={openKey} />)}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
@@ -8,13 +9,14 @@ import { art, CoinIcon } from '../ui/art.tsx';
 import { Popup } from '../ui/popup.tsx';
 import { boostView } from './boost-model.ts';
 
-const refusalLabel = { 'max-level': 'Max level', locked: 'Locked', unaffordable: 'Not enough money' } as const;
+const refusalLabel = { 'max-level': 'app.ui.maxLevel', locked: 'app.boost.locked', unaffordable: 'app.boost.notEnough' } as const;
 
 /** §2: the confirm popup before any upgrade, with the "1s" cooldown after a purchase (§9). */
 export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClose: () => void }) => {
   useSignals();
   const engine = useEngine();
-  const view = boostView(boostKey);
+  const { _ } = useLingui();
+  const view = boostView(_, boostKey);
   const [busy, setBusy] = useState(false);
   const [cooling, setCooling] = useState(false);
   useEffect(() => {
@@ -49,12 +51,12 @@ export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClos
       <img className={view.sequenceLocked ? 'popup__art is-locked' : 'popup__art'} src={art(view.image)} alt="" />
       <p className="hint">{view.description}</p>
       <div className="boost__confirm">
-        <div><span className="hint">Level</span><strong>{view.level}</strong></div>
-        <div><span className="hint">Effect</span><strong>{view.effect}</strong></div>
-        <div><span className="hint">Price</span><strong><CoinIcon /> {view.price}</strong></div>
+        <div><span className="hint">{_('app.boost.level')}</span><strong>{view.level}</strong></div>
+        <div><span className="hint">{_('app.boost.effect')}</span><strong>{view.effect}</strong></div>
+        <div><span className="hint">{_('app.boost.price')}</span><strong><CoinIcon /> {view.price}</strong></div>
       </div>
       <button className="btn btn--block" disabled={disabled} onClick={() => void upgrade()}>
-        {cooling ? economy.upgradeCooldownLabel : view.refusal ? refusalLabel[view.refusal] : 'Upgrade'}
+        {cooling ? economy.upgradeCooldownLabel : view.refusal ? _(refusalLabel[view.refusal]) : _('app.boost.upgrade')}
       </button>
     </Popup>
   );

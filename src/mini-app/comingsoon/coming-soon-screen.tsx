@@ -1,8 +1,10 @@
+import { useLingui } from '@lingui/react';
 import { useRef, useState } from 'react';
 import { economy } from '../../../engine/economy.ts';
 import { titleFor } from '../../../engine/titles.ts';
 import { useStatus } from '../engine-context.tsx';
-import { art, MoneyIcon } from '../ui/art.tsx';
+import { titleName } from '../locale.ts';
+import { art, MoneyIcon, productName } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import './coming-soon.css';
 
@@ -25,21 +27,22 @@ export const ComingSoonScreen = () => {
   const status = useStatus().data;
   const cardRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
+  const { _ } = useLingui();
   if (!status) return <Skeleton height={420} />;
   const name = status.teleUsername;
   const title = titleFor(status.teleAge, status.twAge);
   return (
     <div className="soon">
       <div className="soon__card" ref={cardRef} data-testid="reward-card">
-        <div className="soon__name">{name}'s Reward</div>
+        <div className="soon__name">{_('app.soon.reward', { name })}</div>
         <div className="soon__amount"><MoneyIcon /> {economy.rewardCardAmount}</div>
-        <img className="soon__img" src={art(title.image)} alt={title.name} />
-        <div className="soon__line">{name} is a {title.name}</div>
+        <img className="soon__img" src={art(title.image)} alt={titleName(_, title)} />
+        <div className="soon__line">{_('app.soon.isA', { name, title: titleName(_, title) })}</div>
         <div className="soon__tiles">
-          <div><strong>{status.teleAge}</strong><span>days on telegram</span></div>
-          <div><strong>{status.twAge}</strong><span>days on twitter</span></div>
+          <div><strong>{status.teleAge}</strong><span>{_('app.profile.daysOnTelegram')}</span></div>
+          <div><strong>{status.twAge}</strong><span>{_('app.profile.daysOnTwitter')}</span></div>
         </div>
-        <img className="soon__logo" src={art('logo')} alt="MONEY" />
+        <img className="soon__logo" src={art('logo')} alt={productName} />
       </div>
       <button
         className="btn btn--ghost btn--small soon__debug"
@@ -54,7 +57,7 @@ export const ComingSoonScreen = () => {
           setBusy(false);
         }}
       >
-        Down img
+        {_('app.soon.download')}
       </button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { demoPaths, type Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
@@ -23,6 +24,7 @@ type AdPopup = 'reward' | 'skip' | null;
  */
 export const AdsRow = ({ task }: { task: Task }) => {
   const api = useApi();
+  const { _ } = useLingui();
   const refreshAfterClaim = useRefreshAfterClaim();
   const [popup, setPopup] = useState<AdPopup>(null);
   const [busy, setBusy] = useState(false);
@@ -57,29 +59,29 @@ export const AdsRow = ({ task }: { task: Task }) => {
   return (
     <>
       <TaskShell
-        task={{ ...task, title: 'Daily Oppotunity', image: task.image || 'task-ads' }}
-        sub={<span className="task__count" data-testid="ads-count"> · {task.numberOfDone} / {economy.adsPerDay}</span>}
+        task={{ ...task, title: _('app.ads.title'), image: task.image || 'task-ads' }}
+        sub={<span className="task__count" data-testid="ads-count"> · <bdi>{task.numberOfDone} / {economy.adsPerDay}</bdi></span>}
       >
         {done ? <DoneMark /> : (
-          <button className="btn btn--small" disabled={busy} onClick={() => void watch()}>{busy ? '…' : 'Watch'}</button>
+          <button className="btn btn--small" disabled={busy} onClick={() => void watch()}>{busy ? '…' : _('app.ads.watch')}</button>
         )}
       </TaskShell>
       {popup === 'reward' && (
-        <Popup title="grab your reward" onClose={() => setPopup(null)}>
+        <Popup title={_('app.ads.rewardTitle')} onClose={() => setPopup(null)}>
           <img className="popup__art" src={art('money-token')} alt="" />
-          <p><strong className="gold-text">+{formatMoney(task.reward)}</strong> <MoneyIcon /></p>
+          <p><strong className="gold-text"><bdi>+{formatMoney(task.reward)}</bdi></strong> <MoneyIcon /></p>
           <div className="popup__actions">
-            <button className="btn" disabled={done} onClick={() => void watch()}>Next video</button>
-            <button className="btn btn--ghost" onClick={() => setPopup(null)}>Close</button>
+            <button className="btn" disabled={done} onClick={() => void watch()}>{_('app.ads.nextVideo')}</button>
+            <button className="btn btn--ghost" onClick={() => setPopup(null)}>{_('app.ui.close')}</button>
           </div>
         </Popup>
       )}
       {popup === 'skip' && (
-        <Popup title="Hold On!" onClose={() => setPopup(null)}>
-          <p className="hint">Watch the video to the end to get your reward.</p>
+        <Popup title={_('app.ads.holdOn')} onClose={() => setPopup(null)}>
+          <p className="hint">{_('app.ads.holdOnText')}</p>
           <div className="popup__actions">
-            <button className="btn" onClick={() => void watch()}>KEEP WATCHING</button>
-            <button className="btn btn--ghost" onClick={() => setPopup(null)}>Close</button>
+            <button className="btn" onClick={() => void watch()}>{_('app.ads.keepWatching')}</button>
+            <button className="btn btn--ghost" onClick={() => setPopup(null)}>{_('app.ui.close')}</button>
           </div>
         </Popup>
       )}

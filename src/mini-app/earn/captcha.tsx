@@ -2,6 +2,7 @@ import { Turnstile } from '@marsidev/react-turnstile';
 import { claimTaskCaptchaAction } from '../../../engine/api-types.ts';
 import { config } from '../../config.ts';
 import { isDemo } from '../demo.ts';
+import { appLocale } from '../locale.ts';
 
 /**
  * The Turnstile widget (its own chunk: only tasks that need a captcha load it). It is drawn with
@@ -13,7 +14,7 @@ export const Captcha = ({ onToken }: { onToken: (token: string | null) => void }
     <Turnstile
       siteKey={config.turnstileSiteKey}
       injectScript={!isDemo('turnstile')}
-      options={{ action: claimTaskCaptchaAction, size: 'flexible', theme: 'auto' }}
+      options={{ action: claimTaskCaptchaAction, size: 'flexible', theme: 'auto', language: appLocale().toLowerCase() }}
       onSuccess={(token) => onToken(token)}
       onExpire={() => onToken(null)}
       onError={() => onToken(null)}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
 import type { Task } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
@@ -20,6 +21,7 @@ type CheckState = 'idle' | 'WAIT' | 'DONE';
  */
 export const ExchangeTaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
+  const { _ } = useLingui();
   const claim = useClaimTask();
   const captcha = useTaskCaptcha(task);
   const [value, setValue] = useState('');
@@ -62,28 +64,28 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
         <>
           <div className="task__exchange">
             {task.link.startsWith('http') && (
-              <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>Register</button>
+              <button className="btn btn--small btn--ghost" onClick={() => openLink(task.link)}>{_('app.task.register')}</button>
             )}
             <input
               className="input"
-              placeholder="Your exchange ID"
+              placeholder={_('app.task.exchangeId')}
               value={value}
               disabled={state !== 'idle'}
               onChange={(e) => setValue(e.target.value)}
-              aria-label={`${task.title} ID`}
+              aria-label={_('app.task.exchangeIdLabel', { task: task.title })}
             />
             <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
-              {state === 'idle' ? 'Check' : state}
+              {state === 'idle' ? _('app.task.check') : state === 'WAIT' ? _('app.task.wait') : _('app.task.checked')}
             </button>
           </div>
           {isDemo('exchanges') && config.demoExchangeUid && state === 'idle' && (
-            <p className="hint task__demo"><span className="demo-tag">demo</span> The demo exchanges know ID {config.demoExchangeUid}.</p>
+            <p className="hint task__demo"><span className="demo-tag">{_('app.ui.demo')}</span> {_('app.task.demoExchange', { uid: config.demoExchangeUid })}</p>
           )}
           {captcha.widget(state === 'DONE')}
         </>
       }
     >
-      <button className="btn btn--small" disabled={busy} onClick={() => void claimIt()}>Claim</button>
+      <button className="btn btn--small" disabled={busy} onClick={() => void claimIt()}>{_('app.task.claim')}</button>
     </TaskShell>
   );
 };

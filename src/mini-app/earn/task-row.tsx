@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Task } from '../../../engine/api-types.ts';
@@ -28,8 +29,8 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
     <div className="row">
       <TaskImage className="task__img" image={task.image} />
       <div className="row__main">
-        <div className="row__title">{task.title}</div>
-        <div className="row__sub"><MoneyIcon /> +{formatMoney(task.reward)}{sub}</div>
+        <div className="row__title" dir="auto">{task.title}</div>
+        <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi>{sub}</div>
       </div>
       {children}
     </div>
@@ -37,7 +38,10 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
   </div>
 );
 
-export const DoneMark = () => <span className="task__done" aria-label="Done">✓</span>;
+export const DoneMark = () => {
+  const { _ } = useLingui();
+  return <span className="task__done" aria-label={_('app.ui.done')}>✓</span>;
+};
 
 /**
  * One task of the Social or Invite list (§2, §4, §5): external links open first and claim on the
@@ -46,6 +50,7 @@ export const DoneMark = () => <span className="task__done" aria-label="Done">✓
  */
 export const TaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
+  const { _ } = useLingui();
   const navigate = useNavigate();
   const status = useStatus().data;
   const claim = useClaimTask();
@@ -97,16 +102,16 @@ export const TaskRow = ({ task }: { task: Task }) => {
     return claimWithCaptcha();
   };
 
-  const label = task.handleType === 'REF'
-    ? refSatisfied(task, status?.inviteCnt ?? 0) ? 'Claim' : 'Invite'
-    : task.handleType === 'BOOST' ? 'Boost'
-    : isExternalLinkTask(task) && !opened ? 'Start' : 'Claim';
+  const action = task.handleType === 'REF'
+    ? refSatisfied(task, status?.inviteCnt ?? 0) ? 'claim' : 'invite'
+    : task.handleType === 'BOOST' ? 'boost'
+    : isExternalLinkTask(task) && !opened ? 'start' : 'claim';
   const sub = task.handleType === 'BOOST'
-    ? <span className="task__count"> · {task.numberOfDone} / {economy.boostTaskTarget}</span>
-    : task.handleType === 'REF' ? <span className="task__count"> · {status?.inviteCnt ?? 0} / {task.link}</span> : undefined;
+    ? <span className="task__count"> · <bdi>{task.numberOfDone} / {economy.boostTaskTarget}</bdi></span>
+    : task.handleType === 'REF' ? <span className="task__count"> · <bdi>{status?.inviteCnt ?? 0} / {task.link}</bdi></span> : undefined;
   return (
-    <TaskShell task={task} sub={sub} extra={captcha.widget(label === 'Claim')}>
-      <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : label}</button>
+    <TaskShell task={task} sub={sub} extra={captcha.widget(action === 'claim')}>
+      <button className="btn btn--small" disabled={busy} onClick={() => void press()}>{busy ? '…' : _(`app.task.${action}`)}</button>
     </TaskShell>
   );
 };

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
 import { $clickValue } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
@@ -15,6 +16,7 @@ const floatDurationMs = 800;
  * Animations API (compositor-only transform/opacity), and the coin's squash is a CSS animation.
  */
 export const CoinButton = () => {
+  const { _ } = useLingui();
   const engine = useEngine();
   const engineRef = useRef(engine);
   engineRef.current = engine;
@@ -97,7 +99,7 @@ export const CoinButton = () => {
 
   return (
     <div className="coin">
-      <button ref={buttonRef} className="coin__button" aria-label="Tap the coin" onContextMenu={(e) => e.preventDefault()}>
+      <button ref={buttonRef} className="coin__button" aria-label={_('app.home.tapCoin')} onContextMenu={(e) => e.preventDefault()}>
         <img className="coin__img" src={art('coin')} alt="" draggable={false} />
       </button>
       <div ref={layerRef} className="coin__floats" />

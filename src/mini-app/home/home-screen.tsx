@@ -1,11 +1,14 @@
+import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useSignals } from '@preact/signals-react/runtime';
 import { formatMoney } from '../../../engine/format.ts';
+import { formatCount } from '../../../engine/i18n/format.ts';
 import { $balance, $clickValue, $energy, $energyRatio, $maxEnergy, $passivePerSecond, $tapStreak, $totalMoney } from '../../engine-client/signals.ts';
 import { telegramUser } from '../../telegram.ts';
 import { useLeaderboard } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
+import { appLocale } from '../locale.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { CoinButton } from './coin-button.tsx';
 import { MoneyDreamPopup } from './money-dream-popup.tsx';
@@ -15,8 +18,9 @@ import './home.css';
 /** The dollar counter: re-renders alone when the balance signal changes. */
 const BalanceCounter = () => {
   useSignals();
+  const { _ } = useLingui();
   return (
-    <div className="home__total" aria-label="Total money">
+    <div className="home__total" aria-label={_('app.home.totalMoney')}>
       <img className="home__total-coin" src={art('coin-small')} alt="" />
       <span className="home__total-value" data-testid="balance">{formatMoney($balance.value)}</span>
     </div>
@@ -25,9 +29,10 @@ const BalanceCounter = () => {
 
 const YourMoney = () => {
   useSignals();
+  const { _ } = useLingui();
   return (
     <div className="home__your-money">
-      <span className="hint">your money</span>
+      <span className="hint">{_('app.home.yourMoney')}</span>
       <strong data-testid="your-money"><MoneyIcon /> {formatMoney($totalMoney.value)}</strong>
     </div>
   );
@@ -66,25 +71,27 @@ const EnergyLabel = () => {
 
 const Streak = () => {
   useSignals();
+  const { _ } = useLingui();
   const streak = $tapStreak.value;
-  return <div className={streak > 1 ? 'home__streak is-on' : 'home__streak'} aria-hidden="true">×{streak} combo</div>;
+  return <div className={streak > 1 ? 'home__streak is-on' : 'home__streak'} aria-hidden="true">{_('app.home.combo', { streak })}</div>;
 };
 
 const Stats = () => {
   useSignals();
+  const { _ } = useLingui();
   return (
     <div className="home__stats">
       <div className="home__stat">
-        <span className="hint">Per tap</span>
-        <strong><CoinIcon /> +{$clickValue.value}</strong>
+        <span className="hint">{_('app.home.perTap')}</span>
+        <strong><CoinIcon /> <bdi>+{$clickValue.value}</bdi></strong>
       </div>
       <div className="home__stat">
-        <span className="hint">Auto earn</span>
-        <strong data-testid="per-second"><CoinIcon /> +{formatMoney($passivePerSecond.value)}/s</strong>
+        <span className="hint">{_('app.home.autoEarn')}</span>
+        <strong data-testid="per-second"><CoinIcon /> <bdi>{_('app.ui.perSecond', { amount: formatMoney($passivePerSecond.value) })}</bdi></strong>
       </div>
       <Link className="home__stat home__stat--boost" to="/boost">
         <img src={art('boost-handheld')} alt="" />
-        <strong>Boost</strong>
+        <strong>{_('app.home.boost')}</strong>
       </Link>
     </div>
   );
@@ -95,18 +102,19 @@ export const HomeScreen = () => {
   const status = useStatus().data;
   const rank = useLeaderboard(1).data?.items[0]?.rank;
   const [profileOpen, setProfileOpen] = useState(false);
-  const name = status?.teleUsername || telegramUser()?.first_name || 'Player';
+  const { _ } = useLingui();
+  const name = status?.teleUsername || telegramUser()?.first_name || _('app.home.player');
   return (
     <div className="home">
       <header className="home__header">
-        <button className="home__avatar" aria-label="Open profile" onClick={() => setProfileOpen(true)}>
+        <button className="home__avatar" aria-label={_('app.home.openProfile')} onClick={() => setProfileOpen(true)}>
           <Avatar src={status?.teleAvatar ?? telegramUser()?.photo_url} name={name} size={42} />
         </button>
         <div className="home__who">
           <div className="home__name">{name}</div>
           <Link className="home__rank" to="/leaderboard">
             <Icon name="icon-leaderboard" size={16} />
-            Rank {rank !== undefined ? `#${rank}` : '…'} ›
+            {rank !== undefined ? _('app.home.rank', { rank: formatCount(appLocale(), rank) }) : _('app.home.rankPending')}
           </Link>
         </div>
         <YourMoney />

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { money } from '../../../engine/money.ts';
@@ -20,6 +21,7 @@ export const resetMoneyDream = () => {
 export const MoneyDreamPopup = () => {
   useSignals();
   const engine = useEngine();
+  const { _ } = useLingui();
   const reward = $offlineReward.value;
   const [open, setOpen] = useState(false);
   const { busy, run } = useClaim();
@@ -37,10 +39,10 @@ export const MoneyDreamPopup = () => {
     setOpen(false);
   };
   return (
-    <Popup title="Money Dream" onClose={() => setOpen(false)}>
+    <Popup title={_('app.dream.title')} onClose={() => setOpen(false)}>
       <img className="popup__art" src={art('coin')} alt="" />
-      <p>While sleeping, you've earned <strong className="gold-text">+{formatMoney(reward)}</strong></p>
-      <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>Claim</button>
+      <p><Trans id="app.dream.text" values={{ amount: formatMoney(reward) }} components={{ 0: <strong className="gold-text" /> }} /></p>
+      <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>{_('app.ui.claim')}</button>
     </Popup>
   );
 };

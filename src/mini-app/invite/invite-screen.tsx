@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react';
 import type { FriendWait } from '../../../engine/api-types.ts';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
@@ -8,7 +9,7 @@ import { friendLimit } from '../../../engine/prices.ts';
 import { haptic, shareRefLink } from '../../telegram.ts';
 import { useFriends, useRefLink } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
-import { messages } from '../messages.ts';
+import { messageText } from '../messages.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -16,15 +17,17 @@ import { RefLevelModal } from './ref-level-modal.tsx';
 import './invite.css';
 
 /** §9: what a pending friend still has to do for the invite bonus. */
-const friendWaitText: Record<FriendWait, string> = { clicks: `click $${economy.pendingFriendThresholdDollars}`, channel: 'join the channel' };
+const friendWaitId = (waits: readonly FriendWait[]): string =>
+  waits.includes('clicks') ? (waits.includes('channel') ? 'app.invite.needsBoth' : 'app.invite.needsClicks') : 'app.invite.needsChannel';
 
 const FriendsList = () => {
   const [page, setPage] = useState(1);
   const query = useFriends(page);
+  const { _ } = useLingui();
   if (query.isPending) return <Skeleton count={3} height={56} />;
-  if (query.isError) return <p className="empty" role="alert">{messages.somethingWrong}</p>;
+  if (query.isError) return <p className="empty" role="alert">{messageText('somethingWrong')}</p>;
   const { items, total } = query.data;
-  if (total === 0) return <p className="empty">No friends yet. Invite one!</p>;
+  if (total === 0) return <p className="empty">{_('app.invite.noFriends')}</p>;
   return (
     <>
       <div className="list" data-testid="friends">
@@ -37,11 +40,11 @@ const FriendsList = () => {
               <Avatar src={null} name={f.teleUsername} />
               <div className="row__main">
                 <div className="row__title">{f.teleUsername}</div>
-                <div className="row__sub"><CoinIcon /> {formatMoney(f.totalEarn)}{pending && <span className="invite__pending">pending</span>}</div>
-                {pending && <div className="invite__waits" data-testid="friend-waits">Needs to {waits.map((w) => friendWaitText[w]).join(' and ')}</div>}
+                <div className="row__sub"><CoinIcon /> {formatMoney(f.totalEarn)}{pending && <span className="invite__pending">{_('app.invite.pending')}</span>}</div>
+                {pending && <div className="invite__waits" data-testid="friend-waits">{_(friendWaitId(waits), { dollars: economy.pendingFriendThresholdDollars })}</div>}
               </div>
               {/* What this friend earned the player: the invite bonus and the 5% shares. */}
-              <strong className="invite__friend-bonus"><MoneyIcon /> +{formatMoney(f.earned)}</strong>
+              <strong className="invite__friend-bonus"><MoneyIcon /> <bdi>+{formatMoney(f.earned)}</bdi></strong>
             </div>
           );
         })}
@@ -54,6 +57,7 @@ const FriendsList = () => {
 /** Invite (§2): hero, the +3 / +49 cards, the totals, friends 10 a page, and the invite button. */
 export const InviteScreen = () => {
   useSignals();
+  const { _ } = useLingui();
   const status = useStatus().data;
   const refLink = useRefLink();
   const friendsPage1 = useFriends(1).data;
@@ -66,34 +70,34 @@ export const InviteScreen = () => {
     <div className="invite">
       <section className="invite__hero">
         <img src={art('money-token')} alt="" />
-        <h1 className="h1">Invite friends!</h1>
-        <p className="hint">You and your friends will receive bonuses</p>
+        <h1 className="h1">{_('app.invite.title')}</h1>
+        <p className="hint">{_('app.invite.subtitle')}</p>
       </section>
       <div className="invite__cards">
         <div className="card invite__card">
           <span className="invite__card-icon"><Icon name="icon-telegram" size={26} /></span>
           <div>
-            <div className="row__title">Invite a friend</div>
-            <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusMoney}</strong> for you and your friend</div>
+            <div className="row__title">{_('app.invite.inviteFriend')}</div>
+            <div className="row__sub"><MoneyIcon /> <Trans id="app.invite.forBoth" values={{ amount: economy.inviteBonusMoney }} components={{ 0: <strong className="gold-text" /> }} /></div>
           </div>
         </div>
         <div className="card invite__card">
           <span className="invite__card-icon invite__premium"><Icon name="icon-telegram" size={26} /></span>
           <div>
-            <div className="row__title">Friend with Telegram Premium</div>
-            <div className="row__sub"><MoneyIcon /> <strong className="gold-text">+{economy.inviteBonusPremiumMoney}</strong> for you and your friend</div>
+            <div className="row__title">{_('app.invite.premiumFriend')}</div>
+            <div className="row__sub"><MoneyIcon /> <Trans id="app.invite.forBoth" values={{ amount: economy.inviteBonusPremiumMoney }} components={{ 0: <strong className="gold-text" /> }} /></div>
           </div>
         </div>
       </div>
-      <p className="hint invite__note">Note: new users must click at least $100 and subscribe to the channel before the bonus is paid.</p>
+      <p className="hint invite__note">{_('app.invite.note', { dollars: economy.pendingFriendThresholdDollars })}</p>
       <div className="invite__totals">
-        <div className="card"><span className="hint">Total Bonus</span><strong><MoneyIcon /> {status ? formatMoney(money(status.totalRef).plus(status.totalMoneyRef)) : '…'}</strong></div>
-        <div className="card"><span className="hint">Pending Referrals</span><strong>{pendingCount}</strong></div>
+        <div className="card"><span className="hint">{_('app.invite.totalBonus')}</span><strong><MoneyIcon /> {status ? formatMoney(money(status.totalRef).plus(status.totalMoneyRef)) : '…'}</strong></div>
+        <div className="card"><span className="hint">{_('app.invite.pendingReferrals')}</span><strong>{pendingCount}</strong></div>
       </div>
-      <p className="invite__share-note">+{economy.referralSharePercent}% of every claim your friends make</p>
+      <p className="invite__share-note">{_('app.invite.share', { percent: economy.referralSharePercent })}</p>
       <div className="invite__list-head">
-        <h2 className="h2">Your friends ({status?.inviteCnt ?? 0} / {friendLimit(level)})</h2>
-        <button className="btn btn--small btn--ghost" onClick={() => setLevelOpen(true)}>Lv {level} ↑</button>
+        <h2 className="h2">{_('app.invite.yourFriends', { count: status?.inviteCnt ?? 0, limit: friendLimit(level) })}</h2>
+        <button className="btn btn--small btn--ghost" onClick={() => setLevelOpen(true)}>{_('app.invite.level', { level })}</button>
       </div>
       <FriendsList />
       <div className="invite__cta">
@@ -105,18 +109,18 @@ export const InviteScreen = () => {
             if (refLink.data) shareRefLink(refLink.data);
           }}
         >
-          Invite a friend
+          {_('app.invite.inviteFriend')}
         </button>
         <button
           className="btn btn--ghost invite__copy"
-          aria-label="Copy invite link"
+          aria-label={_('app.invite.copyLabel')}
           disabled={!refLink.data}
           onClick={() => {
             if (refLink.data) void navigator.clipboard?.writeText(refLink.data).catch(() => undefined);
             haptic.success();
           }}
         >
-          Copy
+          {_('app.invite.copy')}
         </button>
       </div>
       {levelOpen && status && <RefLevelModal status={status} onClose={() => setLevelOpen(false)} />}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { referralLevels } from '../../../engine/economy.ts';
@@ -15,6 +16,7 @@ import { useClaim } from '../use-claim.ts';
 export const RefLevelModal = ({ status, onClose }: { status: UserStatus; onClose: () => void }) => {
   useSignals();
   const api = useApi();
+  const { _ } = useLingui();
   const { busy, run } = useClaim();
   const level = status.refLevel;
   const next = nextReferralLevel(level);
@@ -25,23 +27,23 @@ export const RefLevelModal = ({ status, onClose }: { status: UserStatus; onClose
     await run(() => updateRefLevel(api, next.level), { success: messages.refUpgradeSuccess, failure: messages.refUpgradeFailed });
   };
   return (
-    <Popup title="Referral limit" onClose={onClose}>
-      <p className="hint">Raise how many friends you can invite.</p>
-      <div className="ref-levels" role="table" aria-label="Referral levels">
+    <Popup title={_('app.refLevel.title')} onClose={onClose}>
+      <p className="hint">{_('app.refLevel.text')}</p>
+      <div className="ref-levels" role="table" aria-label={_('app.refLevel.table')}>
         {referralLevels.map((r) => (
           <div
             key={r.level}
             role="row"
             className={`ref-levels__row${r.level === level ? ' is-current' : ''}${r.level < level ? ' is-past' : ''}`}
           >
-            <span role="cell">Lv {r.level}</span>
-            <span role="cell">{r.friendLimit.toLocaleString('en-US')} friends</span>
+            <span role="cell">{_('app.refLevel.level', { level: r.level })}</span>
+            <span role="cell">{_('app.refLevel.friends', { count: r.friendLimit })}</span>
             <span role="cell"><MoneyIcon /> {formatMoney(r.priceMoney, 0)}</span>
           </div>
         ))}
       </div>
       <button className="btn btn--block" disabled={!enabled} onClick={() => void upgrade()}>
-        {next ? `Upgrade to Lv ${next.level}` : 'Max level'}
+        {next ? _('app.refLevel.upgradeTo', { level: next.level }) : _('app.ui.maxLevel')}
       </button>
     </Popup>
   );

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { claimEaster } from '../api/calls.ts';
@@ -10,6 +11,7 @@ import { useClaim } from '../use-claim.ts';
 /** The Easter-egg popup (§2): the pending Easter reward and a claim / claimed button. */
 export const EasterPopup = ({ status, onClose }: { status: UserStatus; onClose: () => void }) => {
   const api = useApi();
+  const { _ } = useLingui();
   const { busy, run } = useClaim();
   const claimed = status.isClaimedEaster;
   const claim = async () => {
@@ -17,12 +19,12 @@ export const EasterPopup = ({ status, onClose }: { status: UserStatus; onClose: 
     await run(() => claimEaster(api));
   };
   return (
-    <Popup title="Easter Egg" onClose={onClose}>
+    <Popup title={_('app.easter.title')} onClose={onClose}>
       <img className="popup__art" src={art('money-token')} alt="" />
-      <p>You found a hidden reward!</p>
+      <p>{_('app.easter.text')}</p>
       <p className="onb__reward"><MoneyIcon /> {formatMoney(status.pendingEasterReward)}</p>
       <button className={claimed ? 'btn btn--block btn--done' : 'btn btn--block'} disabled={busy} onClick={() => void claim()}>
-        {claimed ? 'claimed' : 'claim'}
+        {claimed ? _('app.easter.claimed') : _('app.easter.claim')}
       </button>
     </Popup>
   );

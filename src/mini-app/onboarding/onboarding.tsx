@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useEffect, useState } from 'react';
 import type { UserStatus } from '../../../engine/api-types.ts';
 import { titleFor } from '../../../engine/titles.ts';
@@ -8,7 +9,8 @@ import { claimWelcome } from '../api/calls.ts';
 import { useApi, useRefLink } from '../api/queries.ts';
 import { useEngine, useStatus } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
-import { art, MoneyIcon } from '../ui/art.tsx';
+import { titleName } from '../locale.ts';
+import { art, MoneyIcon, productName } from '../ui/art.tsx';
 import { ConnectX } from '../ui/connect-x.tsx';
 import { useClaim } from '../use-claim.ts';
 import { EasterPopup } from './easter-popup.tsx';
@@ -31,27 +33,31 @@ const Bar = ({ label, percent }: { label: string; percent: number }) => (
   </div>
 );
 
-const Intro = ({ onNext }: { onNext: () => void }) => (
-  <>
-    <img className="onb__hero-coin" src={art('coin')} alt="" />
-    <img className="onb__logo" src={art('logo')} alt="MONEY" />
-    <h1 className="h1 onb__center">Telegram Native Social Money</h1>
-    <p className="hint onb__center">Your Telegram account has been earning all along. Let's see how much.</p>
-    <div className="onb__foot"><button className="btn btn--block" onClick={onNext}>Let's get rewarded</button></div>
-  </>
-);
+const Intro = ({ onNext }: { onNext: () => void }) => {
+  const { _ } = useLingui();
+  return (
+    <>
+      <img className="onb__hero-coin" src={art('coin')} alt="" />
+      <img className="onb__logo" src={art('logo')} alt={productName} />
+      <h1 className="h1 onb__center">{_('app.onb.title')}</h1>
+      <p className="hint onb__center">{_('app.onb.intro')}</p>
+      <div className="onb__foot"><button className="btn btn--block" onClick={onNext}>{_('app.onb.start')}</button></div>
+    </>
+  );
+};
 
 const PlatformCheck = ({ onNext }: { onNext: () => void }) => {
   const percent = useProgress(true);
+  const { _ } = useLingui();
   return (
     <>
-      <h1 className="h1 onb__center">Checking your account</h1>
+      <h1 className="h1 onb__center">{_('app.onb.checking')}</h1>
       <div className="onb__bars">
-        <Bar label="Account age" percent={percent} />
-        <Bar label="Degen level" percent={percent} />
-        <Bar label="Premium" percent={percent} />
+        <Bar label={_('app.onb.accountAge')} percent={percent} />
+        <Bar label={_('app.onb.degenLevel')} percent={percent} />
+        <Bar label={_('app.onb.premium')} percent={percent} />
       </div>
-      <div className="onb__foot"><button className="btn btn--block" disabled={percent < 100} onClick={onNext}>Continue</button></div>
+      <div className="onb__foot"><button className="btn btn--block" disabled={percent < 100} onClick={onNext}>{_('app.ui.continue')}</button></div>
     </>
   );
 };
@@ -61,26 +67,27 @@ const Congratulations = ({ status, onNext }: { status: UserStatus; onNext: () =>
   const hasX = status.twAge !== 0;
   const percent = useProgress(hasX);
   const title = titleFor(status.teleAge, status.twAge);
+  const { _ } = useLingui();
   return (
     <>
-      <h1 className="h1 onb__center">Congratulations</h1>
-      <p className="hint onb__center">You are a</p>
+      <h1 className="h1 onb__center">{_('app.onb.congratulations')}</h1>
+      <p className="hint onb__center">{_('app.onb.youAreA')}</p>
       <img className="onb__title-img" src={art(title.image)} alt="" />
-      <h2 className="onb__title gold-text">{title.name}</h2>
+      <h2 className="onb__title gold-text">{titleName(_, title)}</h2>
       <div className="onb__tiles">
-        <div className="card"><strong>{status.teleAge}</strong><span className="hint">days on telegram</span></div>
-        <div className="card"><strong>{status.twAge}</strong><span className="hint">days on twitter</span></div>
+        <div className="card"><strong>{status.teleAge}</strong><span className="hint">{_('app.profile.daysOnTelegram')}</span></div>
+        <div className="card"><strong>{status.twAge}</strong><span className="hint">{_('app.profile.daysOnTwitter')}</span></div>
       </div>
       {hasX ? (
-        <Bar label="X account" percent={percent} />
+        <Bar label={_('app.onb.xAccount')} percent={percent} />
       ) : (
         <div className="onb__connect-x" data-testid="onboarding-connect-x">
-          <p className="hint onb__center">Connect X: its account age adds to your reward and title.</p>
+          <p className="hint onb__center">{_('app.onb.connectXHint')}</p>
           <ConnectX />
         </div>
       )}
       <div className="onb__foot">
-        <button className="btn btn--block" disabled={hasX && percent < 100} onClick={onNext}>Continue</button>
+        <button className="btn btn--block" disabled={hasX && percent < 100} onClick={onNext}>{_('app.ui.continue')}</button>
       </div>
     </>
   );
@@ -92,6 +99,7 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
   const [claimed, setClaimed] = useState(status.isClaimedWelcome);
   const { busy, run } = useClaim();
   const [easter, setEaster] = useState(false);
+  const { _ } = useLingui();
   const title = titleFor(status.teleAge, status.twAge);
   const claim = () =>
     run(async () => {
@@ -107,22 +115,22 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
   };
   return (
     <>
-      <h1 className="h1 onb__center">Your reward</h1>
+      <h1 className="h1 onb__center">{_('app.onb.yourReward')}</h1>
       <img className="onb__title-img" src={art(title.image)} alt="" />
       <p className="onb__reward"><MoneyIcon /> {formatMoney(status.ageReward.total)}</p>
       <div className="card onb__breakdown">
-        <div><span>{status.teleAge} days on Telegram</span><strong>+{formatMoney(status.ageReward.teleReward)}</strong></div>
-        <div><span>{status.twAge} days on X</span><strong>+{formatMoney(status.ageReward.twReward)}</strong></div>
-        <div><span>Telegram Premium</span><strong>+{formatMoney(status.ageReward.premiumReward)}</strong></div>
+        <div><span>{_('app.onb.daysOnTelegram', { days: status.teleAge })}</span><strong><bdi>+{formatMoney(status.ageReward.teleReward)}</bdi></strong></div>
+        <div><span>{_('app.onb.daysOnX', { days: status.twAge })}</span><strong><bdi>+{formatMoney(status.ageReward.twReward)}</bdi></strong></div>
+        <div><span>{_('app.onb.telegramPremium')}</span><strong><bdi>+{formatMoney(status.ageReward.premiumReward)}</bdi></strong></div>
       </div>
-      <button className="onb__easter" onClick={() => setEaster(true)}><MoneyIcon /> Easter Egg</button>
+      <button className="onb__easter" onClick={() => setEaster(true)}><MoneyIcon /> {_('app.onb.easterEgg')}</button>
       <div className="onb__foot">
         {claimed ? (
-          <button className="btn btn--block" disabled={busy} onClick={onDone}>continue</button>
+          <button className="btn btn--block" disabled={busy} onClick={onDone}>{_('app.onb.continue')}</button>
         ) : (
-          <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>claim reward</button>
+          <button className="btn btn--block" disabled={busy} onClick={() => void claim()}>{_('app.onb.claimReward')}</button>
         )}
-        <button className="btn btn--block btn--ghost" disabled={!refLink} onClick={share}>Share</button>
+        <button className="btn btn--block btn--ghost" disabled={!refLink} onClick={share}>{_('app.onb.share')}</button>
       </div>
       {easter && <EasterPopup status={status} onClose={() => setEaster(false)} />}
     </>
@@ -132,6 +140,7 @@ const Reward = ({ status, onDone }: { status: UserStatus; onDone: () => void }) 
 /** Onboarding (§2, §4): steps 1–4 until the welcome reward is claimed and continue is pressed. */
 export const Onboarding = ({ onDone }: { onDone: () => void }) => {
   const engine = useEngine();
+  const { _ } = useLingui();
   const status = useStatus().data;
   const [step, setStep] = useState(readStep);
   useEffect(() => localStorage.setItem(currentSectionKey, String(step)), [step]);
@@ -147,7 +156,7 @@ export const Onboarding = ({ onDone }: { onDone: () => void }) => {
   };
   return (
     <div className="onb" data-step={step}>
-      <div className="onb__dots" aria-label={`Step ${step} of 4`}>
+      <div className="onb__dots" aria-label={_('app.onb.step', { step, total: 4 })}>
         {[1, 2, 3, 4].map((n) => <span key={n} className={n <= step ? 'is-on' : ''} />)}
       </div>
       {step === 1 || !status ? <Intro onNext={start} />

@@ -1,24 +1,28 @@
+import { useLingui } from '@lingui/react';
 import { NavLink } from 'react-router-dom';
 import { art } from '../ui/art.tsx';
 import { haptic } from '../../telegram.ts';
 
 /** The bottom navigation, in the order of §2. */
 export const navItems = [
-  { to: '/', label: 'Home', icon: 'nav-home' },
-  { to: '/earn', label: 'Earn', icon: 'nav-earn' },
-  { to: '/boost', label: 'Boost', icon: 'nav-boost' },
-  { to: '/invite', label: 'Invite', icon: 'nav-invite' },
-  { to: '/wallet', label: 'Wallet', icon: 'nav-wallet' },
+  { to: '/', label: 'app.nav.home', icon: 'nav-home' },
+  { to: '/earn', label: 'app.nav.earn', icon: 'nav-earn' },
+  { to: '/boost', label: 'app.nav.boost', icon: 'nav-boost' },
+  { to: '/invite', label: 'app.nav.invite', icon: 'nav-invite' },
+  { to: '/wallet', label: 'app.nav.wallet', icon: 'nav-wallet' },
 ] as const;
 
 /** §2: /, /earn, /boost, /invite, /wallet; shown only once the welcome reward is claimed. */
-export const BottomNav = () => (
-  <nav className="nav" aria-label="Main">
-    {navItems.map((item) => (
-      <NavLink key={item.to} to={item.to} end className="nav__link" onClick={() => haptic.tap()}>
-        <span className="nav__icon" style={{ ['--icon' as string]: `url(${art(item.icon)})` }} aria-hidden="true" />
-        {item.label}
-      </NavLink>
-    ))}
-  </nav>
-);
+export const BottomNav = () => {
+  const { _ } = useLingui();
+  return (
+    <nav className="nav" aria-label={_('app.nav.main')}>
+      {navItems.map((item) => (
+        <NavLink key={item.to} to={item.to} end className="nav__link" onClick={() => haptic.tap()}>
+          <span className="nav__icon" style={{ ['--icon' as string]: `url(${art(item.icon)})` }} aria-hidden="true" />
+          {_(item.label)}
+        </NavLink>
+      ))}
+    </nav>
+  );
+};

@@ -1,6 +1,7 @@
+import { useLingui } from '@lingui/react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { $online, $ready } from '../../engine-client/signals.ts';
-import { messages } from '../messages.ts';
+import { messageText } from '../messages.ts';
 
 /**
  * While the engine cannot reach the server (a 503 while the database is away, no network): one
@@ -9,10 +10,11 @@ import { messages } from '../messages.ts';
  */
 export const Reconnecting = () => {
   useSignals();
+  useLingui();
   if (!$ready.value || $online.value) return null;
   return (
     <div className="reconnecting" role="status" aria-live="polite">
-      {messages.reconnecting}
+      {messageText('reconnecting')}
     </div>
   );
 };

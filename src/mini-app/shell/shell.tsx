@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { frozenPlayerMessage } from '../../../engine/admin-types.ts';
+import { useLingui } from '@lingui/react';
 import { useStatus } from '../engine-context.tsx';
+import { useStartLocale } from '../locale.ts';
 import { BootScreen } from './boot-screen.tsx';
 import { BottomNav } from './bottom-nav.tsx';
 import { Reconnecting } from './reconnecting.tsx';
@@ -10,8 +11,10 @@ import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from 
 const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
 
 /** An operator froze this player: the server refuses taps, claims and purchases (docs/admin.md). */
-const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) =>
-  frozen === true ? <div className="frozen-banner" role="alert">{frozenPlayerMessage}</div> : null;
+const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) => {
+  const { _ } = useLingui();
+  return frozen === true ? <div className="frozen-banner" role="alert">{_('app.frozen.message')}</div> : null;
+};
 
 /**
  * The layout of every mini-app route: onboarding until the welcome reward is claimed (§4), then
@@ -29,7 +32,10 @@ export const Shell = () => {
   const [onboarding, setOnboarding] = useState<boolean | null>(null);
   if (status.data && onboarding === null) setOnboarding(!status.data.isClaimedWelcome);
 
-  if (status.isPending) return <BootScreen />;
+  // The player's chosen language is known with the status: screens wait for its catalog.
+  const localeReady = useStartLocale(status.data, !status.isPending);
+
+  if (status.isPending || !localeReady) return <BootScreen />;
   // Without user data the intro (step 1) shows: its button says "Error occurred, please try
   // later" and reloads the data (§2), and the status decides the tree once it arrives.
   if (onboarding || !status.data) {

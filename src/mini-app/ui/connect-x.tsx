@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
@@ -11,6 +12,7 @@ import { Icon } from './art.tsx';
  * and, with "I connected", reloads the status and the balances (the X part may have been paid).
  */
 export const ConnectX = () => {
+  const { _ } = useLingui();
   const api = useApi();
   const refreshAfterClaim = useRefreshAfterClaim();
   const connect = async () => {
@@ -32,9 +34,9 @@ export const ConnectX = () => {
   return (
     <div className="popup__actions">
       <button className="btn" onClick={() => void connect()}>
-        <Icon name="icon-x" size={16} /> Connect X{isDemo('x') && <span className="demo-tag">demo</span>}
+        <Icon name="icon-x" size={16} /> {_('app.profile.connectX')}{isDemo('x') && <span className="demo-tag">{_('app.ui.demo')}</span>}
       </button>
-      <button className="btn btn--ghost" onClick={() => void refresh()}>I connected</button>
+      <button className="btn btn--ghost" onClick={() => void refresh()}>{_('app.profile.iConnected')}</button>
     </div>
   );
 };

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -11,6 +12,7 @@ interface PopupProps {
 
 /** A bottom sheet over a dim backdrop; tapping the backdrop or × closes it, and so does Escape. */
 export const Popup = ({ title, onClose, children, label }: PopupProps) => {
+  const { _ } = useLingui();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -25,7 +27,7 @@ export const Popup = ({ title, onClose, children, label }: PopupProps) => {
         aria-label={label ?? (typeof title === 'string' ? title : undefined)}
         onClick={(e) => e.stopPropagation()}
       >
-        <button className="popup__close" aria-label="Close popup" onClick={onClose}>×</button>
+        <button className="popup__close" aria-label={_('app.ui.closePopup')} onClick={onClose}>×</button>
         {title !== undefined && <h2 className="popup__title">{title}</h2>}
         {children}
       </div>

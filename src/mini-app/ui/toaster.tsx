@@ -1,6 +1,9 @@
+import { useLingui } from '@lingui/react';
 import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
 import type { Toaster as SonnerToaster } from 'sonner';
 import { economy } from '../../../engine/economy.ts';
+import { dirOf } from '../../../engine/i18n/locales.ts';
+import { appLocale } from '../locale.ts';
 
 /**
  * sonner is loaded after the first paint (it is not needed to tap), which keeps the initial JS
@@ -21,9 +24,12 @@ const LazyToaster = lazy(async () => {
   return { default: Ready };
 });
 
-/** §8: one message at a time, shown for 2 s. */
-export const AppToaster = () => (
-  <Suspense fallback={null}>
-    <LazyToaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" />
-  </Suspense>
-);
+/** §8: one message at a time, shown for 2 s, written in the reader's direction (docs/i18n.md). */
+export const AppToaster = () => {
+  useLingui();
+  return (
+    <Suspense fallback={null}>
+      <LazyToaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" dir={dirOf(appLocale())} />
+    </Suspense>
+  );
+};

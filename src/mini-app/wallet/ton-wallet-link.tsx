@@ -1,11 +1,15 @@
+import { Trans, useLingui } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { TonConnectUIProvider, useTonConnectUI, type Wallet } from '@tonconnect/ui-react';
 import type { WalletInfo } from '../../../engine/api-types.ts';
+import { i18n } from '../../i18n/i18n.ts';
+import { intlTag } from '../../../engine/i18n/format.ts';
 import { config } from '../../config.ts';
 import { getTonProofPayload, getWallet, linkTonWallet, unlinkTonWallet } from '../api/calls.ts';
 import { ResponseError } from '../api/client.ts';
 import { useApi } from '../api/queries.ts';
+import { appLocale } from '../locale.ts';
 import { notify } from '../messages.ts';
 import './ton-wallet.css';
 
@@ -15,11 +19,14 @@ import './ton-wallet.css';
  */
 const walletKey = ['wallet'] as const;
 const manifestUrl = () => new URL(`${config.apiBase}/public/tonconnect-manifest.json`, window.location.href).href;
+/** An allocation (a decimal string of MONEY, up to 9 decimals) with the locale's grouping. */
+const formatAllocation = (amount: string) => new Intl.NumberFormat(intlTag(appLocale()), { maximumFractionDigits: 9 }).format(Number(amount));
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
-const failure = (error: unknown) => (error instanceof ResponseError && error.serverMessage) || 'Linking the wallet failed, please try again';
+const failure = (error: unknown) => (error instanceof ResponseError && error.serverMessage) || i18n._('app.wallet.linkFailed');
 
 const LinkCard = () => {
   const api = useApi();
+  const { _ } = useLingui();
   const queryClient = useQueryClient();
   const [tonConnectUI] = useTonConnectUI();
   const [busy, setBusy] = useState(false);
@@ -43,7 +50,7 @@ const LinkCard = () => {
         })
           .then((info) => {
             queryClient.setQueryData<WalletInfo>(walletKey, info);
-            notify('Wallet linked', 'success');
+            notify(i18n._('app.wallet.linked'), 'success');
           })
           .catch((error: unknown) => {
             notify(failure(error), 'error');
@@ -84,29 +91,29 @@ const LinkCard = () => {
   if (wallet.isError) return null;
   const info = wallet.data;
   return (
-    <section className="card ton-wallet" aria-label="TON wallet">
+    <section className="card ton-wallet" aria-label={_('app.wallet.ton')}>
       {info?.allocation && (
         <p className="ton-wallet__allocation" data-testid="allocation">
-          your allocation: <strong>{Number(info.allocation.amount).toLocaleString('en-US', { maximumFractionDigits: 9 })} MONEY</strong>
+          <Trans id="app.wallet.allocation" values={{ amount: formatAllocation(info.allocation.amount) }} components={{ 0: <strong /> }} />
         </p>
       )}
       {wallet.isPending ? (
-        <p className="ton-wallet__hint">Loading wallet…</p>
+        <p className="ton-wallet__hint">{_('app.wallet.loading')}</p>
       ) : info?.address ? (
         <>
-          <p className="ton-wallet__hint">Your TON wallet for The Great Snapshot</p>
+          <p className="ton-wallet__hint">{_('app.wallet.linkedHint')}</p>
           <p className="ton-wallet__address" data-testid="linked-address" title={info.friendlyAddress ?? info.address}>
             {short(info.friendlyAddress ?? info.address)}
           </p>
           <button className="btn btn--ghost btn--small" disabled={busy} onClick={() => void unlink()}>
-            Unlink wallet
+            {_('app.wallet.unlink')}
           </button>
         </>
       ) : (
         <>
-          <p className="ton-wallet__hint">Link your TON wallet to receive MONEY at The Great Snapshot.</p>
+          <p className="ton-wallet__hint">{_('app.wallet.linkHint')}</p>
           <button className="btn btn--block" disabled={busy} onClick={() => void link()}>
-            Link TON wallet
+            {_('app.wallet.link')}
           </button>
         </>
       )}
@@ -116,7 +123,7 @@ const LinkCard = () => {
 
 /** Default export for React.lazy in wallet-screen.tsx. */
 const TonWalletLink = () => (
-  <TonConnectUIProvider manifestUrl={manifestUrl()}>
+  <TonConnectUIProvider manifestUrl={manifestUrl()} language={appLocale() === 'ru' ? 'ru' : 'en'}>
     <LinkCard />
   </TonConnectUIProvider>
 );

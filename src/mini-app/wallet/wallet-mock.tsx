@@ -1,9 +1,12 @@
+import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy } from '../../../engine/economy.ts';
 import { formatWallet } from '../../../engine/format.ts';
+import { formatCount } from '../../../engine/i18n/format.ts';
 import { money } from '../../../engine/money.ts';
 import { $autoEarn, $totalEarn } from '../../engine-client/signals.ts';
+import { appLocale } from '../locale.ts';
 import { art } from '../ui/art.tsx';
 
 /**
@@ -12,6 +15,7 @@ import { art } from '../ui/art.tsx';
  */
 export const WalletMock = () => {
   useSignals();
+  const { _ } = useLingui();
   const [amount, setAmount] = useState('');
   const [address, setAddress] = useState('');
   const balance = money($totalEarn.value).plus($autoEarn.value);
@@ -20,23 +24,23 @@ export const WalletMock = () => {
   return (
     <div className="wallet wallet--mock">
       <div className="card wallet__balance">
-        <span className="hint">Balance</span>
+        <span className="hint">{_('app.wallet.balance')}</span>
         <strong><img className="money-icon" src={art('coin-small')} alt="" /> {formatWallet(balance)}</strong>
       </div>
       <section className="card wallet__card">
-        <h2 className="h2">Send $</h2>
-        <input className="input" placeholder="Amount" value={amount} onChange={(e) => setAmount(e.target.value)} disabled />
-        <input className="input" placeholder="Address / username" value={address} onChange={(e) => setAddress(e.target.value)} disabled />
-        <button className="btn btn--block" disabled={!canSend} onClick={() => undefined}>COMING SOON</button>
-        <p className="hint">1 MONEY = {economy.dollarsPerMoney.toLocaleString('en-US')}$</p>
+        <h2 className="h2">{_('app.wallet.send')}</h2>
+        <input className="input" placeholder={_('app.wallet.amount')} value={amount} onChange={(e) => setAmount(e.target.value)} disabled />
+        <input className="input" placeholder={_('app.wallet.address')} value={address} onChange={(e) => setAddress(e.target.value)} disabled />
+        <button className="btn btn--block" disabled={!canSend} onClick={() => undefined}>{_('app.wallet.comingSoon')}</button>
+        <p className="hint">{_('app.wallet.rate', { dollars: formatCount(appLocale(), economy.dollarsPerMoney) })}</p>
       </section>
       <section className="card wallet__card">
-        <h2 className="h2">Receive MONEY</h2>
-        <div className="row"><input className="input" value="" placeholder="Your address" disabled /><span className="wallet__copy">COPY</span></div>
+        <h2 className="h2">{_('app.wallet.receive')}</h2>
+        <div className="row"><input className="input" value="" placeholder={_('app.wallet.yourAddress')} disabled /><span className="wallet__copy">{_('app.wallet.copy')}</span></div>
       </section>
       <section className="card wallet__card">
-        <h2 className="h2">History</h2>
-        <p className="empty">No data</p>
+        <h2 className="h2">{_('app.wallet.history')}</h2>
+        <p className="empty">{_('app.wallet.noData')}</p>
       </section>
     </div>
   );

@@ -1,8 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { economy } from '../../../engine/economy.ts';
+import { formatCount } from '../../../engine/i18n/format.ts';
 import { setPredictWallet } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
+import { appLocale } from '../locale.ts';
 import { useRefreshAfterClaim } from '../use-claim.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -25,6 +28,9 @@ const showMock = () => {
   }
 };
 
+/** The prize inside the forecast line: the MONEY icon, then the amount. */
+const Prize = ({ children }: { children?: ReactNode }) => <strong><MoneyIcon /> {children}</strong>;
+
 /** The forecast states of §4: unknown (button hidden), not submitted, submitted. */
 export type ForecastState = 'unknown' | 'open' | 'submitted';
 export const forecastState = (preWlComing: number | undefined | null): ForecastState =>
@@ -37,6 +43,7 @@ export const WalletScreen = () => {
   const refreshAfterClaim = useRefreshAfterClaim();
   const [days, setDays] = useState('');
   const [busy, setBusy] = useState(false);
+  const { _ } = useLingui();
   if (showMock()) return <WalletMock />;
   if (status.isPending) return <Skeleton count={3} height={80} />;
   const preWlComing = status.data?.preWlComing;
@@ -56,7 +63,7 @@ export const WalletScreen = () => {
   return (
     <div className="wallet">
       <img className="wallet__art" src={art('money-token')} alt="" />
-      <h1 className="h1">Wallet is coming in</h1>
+      <h1 className="h1">{_('app.wallet.comingIn')}</h1>
       <div className="wallet__days">
         {state === 'submitted' ? (
           <strong className="wallet__number" data-testid="forecast">{preWlComing}</strong>
@@ -65,22 +72,22 @@ export const WalletScreen = () => {
             className="wallet__input"
             type="text"
             inputMode="numeric"
-            aria-label="Days"
+            aria-label={_('app.wallet.daysLabel')}
             value={days}
             disabled={state === 'unknown'}
             onChange={(e) => setDays(e.target.value.replace(/\D/g, ''))}
           />
         )}
-        <span className="wallet__word">days</span>
+        <span className="wallet__word">{_('app.wallet.days')}</span>
       </div>
       <p className="wallet__text">
         {state === 'submitted'
-          ? 'You have submitted your forecast. Now wait for your prizes!'
-          : <>Guess right and earn <strong><MoneyIcon /> {economy.forecastPrizeMoney.toLocaleString('en-US')} MONEY</strong>. You can submit only once.</>}
+          ? _('app.wallet.submitted')
+          : <Trans id="app.wallet.guess" values={{ amount: formatCount(appLocale(), economy.forecastPrizeMoney) }} components={{ 0: <Prize /> }} />}
       </p>
       {state !== 'unknown' && (
         <button className="btn btn--block" disabled={state === 'submitted' || busy} onClick={() => void submit()}>
-          {state === 'submitted' ? 'submitted' : 'submit'}
+          {state === 'submitted' ? _('app.wallet.submittedButton') : _('app.wallet.submit')}
         </button>
       )}
       <Suspense fallback={null}>

@@ -7,6 +7,7 @@ import { HttpError, toHttpError } from '../../../server/http/errors.ts';
 import type { OutsideServices } from '../../../server/domain/task-evidence.ts';
 import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
+import { isLocale } from '../../../engine/i18n/locales.ts';
 import { money, toWire } from '../../../engine/money.ts';
 import { priceOf } from '../../../engine/prices.ts';
 import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades.ts';
@@ -269,6 +270,13 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
     case 'POST /wallet/unlink':
       state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
       return json(state.wallet);
+    case 'POST /language': {
+      // As server/routes/language.ts: one of the nine locales, or null; anything else changes nothing.
+      const { language } = (body ?? {}) as { language?: unknown };
+      if (language !== null && !isLocale(language)) return error(400, 'language must be one of the locales', 'language');
+      s.language = language;
+      return json(s);
+    }
     case 'POST /set-predict-wallet-coming':
       s.preWlComing = Number(query.days);
       return json({ ok: true });

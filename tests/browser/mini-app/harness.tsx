@@ -1,3 +1,4 @@
+import { I18nProvider } from '@lingui/react';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -9,6 +10,7 @@ import { randomId, realClock, realScheduler } from '../../../engine/adapters/rea
 import { Engine } from '../../../engine/engine.ts';
 import * as signals from '../../../src/engine-client/signals.ts';
 import { applySnapshot, applyStatus } from '../../../src/engine-client/bridge.ts';
+import { activateLocale, i18n } from '../../../src/i18n/i18n.ts';
 import { createApiClient } from '../../../src/mini-app/api/client.ts';
 import { createQueryClient, Providers } from '../../../src/mini-app/providers.tsx';
 import { routes } from '../../../src/mini-app/routes.tsx';
@@ -32,10 +34,13 @@ let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
 
 /**
  * Mounts the mini-app's real route table at `path`, over the real game engine (in the page, not a
- * worker) and the real API client, both talking to the fake HTTP API.
+ * worker) and the real API client, both talking to the fake HTTP API. The app starts in English,
+ * as app.tsx does for a player whose Telegram language is English; the shell then switches to
+ * `status.language` when the player chose one (docs/i18n.md).
  */
 export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Promise<Mounted> => {
   await cleanup();
+  await activateLocale('en', ['app']);
   const state = createFakeState(over);
   const fetch = fakeFetch(state) as typeof globalThis.fetch;
   const initData = 'query_id=test&user=%7B%22id%22%3A5001%7D&auth_date=1&hash=abc';
@@ -60,9 +65,11 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
   const root = createRoot(host);
   await act(async () => {
     root.render(
-      <Providers api={api} engine={engine} queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
-      </Providers>,
+      <I18nProvider i18n={i18n}>
+        <Providers api={api} engine={engine} queryClient={createQueryClient()}>
+          <RouterProvider router={router} />
+        </Providers>
+      </I18nProvider>,
     );
   });
   current = { root, host, engine };
@@ -114,15 +121,21 @@ export const find = async <T extends Element = HTMLElement>(selector: string, wi
     return el;
   }, { timeout, interval: 20 });
 
-/** A button by its visible text or aria-label. */
-export const button = (label: string, timeout?: number) =>
-  vi.waitFor(() => {
-    const el = [...document.querySelectorAll<HTMLButtonElement>('button')].find(
+/**
+ * A button by its visible text or aria-label, once its screen's effects have run: a lazy screen
+ * (home too) commits outside act(), and a test pressing at once would beat its listeners.
+ */
+export const button = async (label: string, timeout?: number): Promise<HTMLButtonElement> => {
+  const el = await vi.waitFor(() => {
+    const found = [...document.querySelectorAll<HTMLButtonElement>('button')].find(
       (b) => b.textContent?.trim() === label || b.getAttribute('aria-label') === label,
     );
-    if (!el) throw new Error(`button ${label} not found`);
-    return el;
+    if (!found) throw new Error(`button ${label} not found`);
+    return found;
   }, { timeout: timeout ?? 4_000, interval: 20 });
+  await act(async () => undefined);
+  return el;
+};
 
 export const click = async (el: HTMLElement): Promise<void> => {
   await act(async () => el.click());

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { activateLocale } from '../../../src/i18n/i18n.ts';
 import { initTelegram, shareText, shareUrl, startParam } from '../../../src/telegram.ts';
 import '../../../src/mini-app/styles/base.css';
 
@@ -50,11 +51,17 @@ describe('telegram', () => {
     expect(getComputedStyle(document.body).color).toBe('rgb(0, 0, 0)');
   });
 
-  it('shares through t.me/share/url with the referral link and the fixed text', () => {
+  it('shares through t.me/share/url with the referral link and the fixed text, in the player\'s language', async () => {
+    await activateLocale('en', ['app']);
+    expect(shareText()).toBe('Tap the coin with me on MONEY and we both get a bonus!');
     const url = new URL(shareUrl('https://t.me/money_bot/app?startapp=Ab3dE9'));
     expect(`${url.origin}${url.pathname}`).toBe('https://t.me/share/url');
     expect(url.searchParams.get('url')).toBe('https://t.me/money_bot/app?startapp=Ab3dE9');
-    expect(url.searchParams.get('text')).toBe(shareText);
+    expect(url.searchParams.get('text')).toBe(shareText());
+    await activateLocale('ru', ['app']);
+    expect(new URL(shareUrl('https://t.me/b')).searchParams.get('text')).toMatch(/MONEY/);
+    expect(shareText()).not.toBe('Tap the coin with me on MONEY and we both get a bonus!');
+    await activateLocale('en', ['app']);
   });
 
   it('reads the start parameter from tgWebAppStartParam', () => {
