@@ -20,6 +20,11 @@ export interface BotOptions {
   timeoutSeconds?: number;
   /** The operator console: `/admin` from one of these ids answers with a button that opens it (docs/admin.md). */
   admin?: { url: string; ids: ReadonlySet<number> };
+  /**
+   * The language a player chose in the mini-app (`users.language`), or null. /start prefers it to
+   * Telegram's language_code; a failed or slow lookup answers in Telegram's.
+   */
+  chosenLanguage?: (userId: number) => Promise<string | null>;
 }
 
 /** Telegram's rule for start parameters: up to 64 of [A-Za-z0-9_-]. */
@@ -43,8 +48,9 @@ export const createBot = (opts: BotOptions): Bot => {
   const start = startTexts();
   bot.command('start', async (ctx) => {
     const payload = ctx.match.trim();
-    // The player's language (Telegram's language_code), English when missing or not one of ours.
-    const text = start.get(localeForLanguageCode(ctx.from?.language_code))!;
+    // The player's language: the one chosen in the mini-app, else Telegram's language_code, else English.
+    const chosen = ctx.from && opts.chosenLanguage ? await opts.chosenLanguage(ctx.from.id).catch(() => null) : null;
+    const text = start.get(localeForLanguageCode(chosen ?? ctx.from?.language_code))!;
     const keyboard = new InlineKeyboard().webApp(text.button, miniAppLink(opts.miniAppUrl, payload));
     await ctx.reply(text.message, { reply_markup: keyboard });
   });

@@ -16,6 +16,7 @@ import { isChannelMember } from '../services/outside-services.ts';
 import { runParallel } from '../shutdown.ts';
 import type { RedisHandle } from '../redis.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
+import { chosenLanguageOf } from '../domain/users.ts';
 import { createBot } from './bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from './broadcast-worker.ts';
 
@@ -50,7 +51,7 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
   const log = deps.log ?? ((m: string) => console.log(m));
   const token = config.BOT_TOKEN;
   if (!deps.realBot || token === undefined) return { mode: 'off', stop: async () => {} };
-  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config), admin: botAdminOf(config) });
+  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config), admin: botAdminOf(config), chosenLanguage: chosenLanguageOf(deps.db) });
   if (config.WEBHOOK_URL) {
     await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: ['message'] });
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);

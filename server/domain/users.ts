@@ -106,3 +106,26 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     ...(row.frozen_at != null ? { isFrozen: true } : {}),
   };
 };
+
+/** How long the bot waits for a player's chosen language before it answers in Telegram's. */
+const chosenLanguageWaitMs = 1_000;
+
+/**
+ * The language a player chose in the mini-app (`users.language`, docs/i18n.md), or null when none
+ * was chosen, the player is unknown, or the database does not answer within a second.
+ */
+export const chosenLanguageOf =
+  (q: Queryable) =>
+  async (userId: number): Promise<string | null> => {
+    const read = q.query<{ language: string | null }>('SELECT language FROM users WHERE id = $1', [userId]).then((r) => r.rows[0]?.language ?? null);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), chosenLanguageWaitMs);
+    });
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+      read.catch(() => {});
+    }
+  };

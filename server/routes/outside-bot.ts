@@ -9,6 +9,7 @@ import { botAdminOf } from '../admin/admin-config.ts';
 import { createBot } from '../bot/bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast } from '../bot/broadcast-store.ts';
+import { chosenLanguageOf } from '../domain/users.ts';
 import { badRequest, notFound, unauthorized, unavailable } from '../http/errors.ts';
 import type { RouteContext } from '../route-context.ts';
 import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
@@ -91,7 +92,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw unauthorized('Wrong secret token');
     const update = request.body as { update_id?: unknown } | undefined;
     if (!update || typeof update.update_id !== 'number') throw badRequest('Not a Telegram update', 'update_id');
-    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config), admin: botAdminOf(ctx.config) });
+    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config), admin: botAdminOf(ctx.config), chosenLanguage: chosenLanguageOf(ctx.db) });
     ready ??= bot.init().catch((err: unknown) => {
       ready = undefined;
       throw err;

@@ -134,6 +134,18 @@ describe('the bot by webhook', () => {
     expect(buttonUrl(m)).toBe('https://money.example/app?tgWebAppStartParam=Ref123');
   });
 
+  it("answers /start in the language the player chose in the mini-app over Telegram's", async () => {
+    const id = await h.newPlayer({ language_code: 'ru' });
+    expect((await h.call('POST', '/language', id, { body: { language: 'uk' } })).statusCode).toBe(200);
+    expect((await post(webhookSecret(h.config), { update_id: 50, ...startCommand(id, '/start', 'ru') })).statusCode).toBe(200);
+    const chosen = tg.delivered.find((x) => Number(x.chat_id) === id)!;
+    expect(chosen.text).toMatch(/^Вітаємо в MONEY!/);
+    // Nothing chosen: Telegram's language.
+    const other = await h.newPlayer({ language_code: 'ru' });
+    expect((await post(webhookSecret(h.config), { update_id: 51, ...startCommand(other, '/start', 'ru') })).statusCode).toBe(200);
+    expect(tg.delivered.find((x) => Number(x.chat_id) === other)!.text).toMatch(/^Добро пожаловать в MONEY!/);
+  });
+
   it('answers a redelivered update once', async () => {
     const update = { update_id: 40, ...startCommand(803, '/start') };
     expect((await post(webhookSecret(h.config), update)).statusCode).toBe(200);
