@@ -34,6 +34,9 @@ const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 // heavy load from other work (~8) it fell to ~4,000 and BENCH_PIPELINING=4 with 25 connections helped.
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const pipelining = Number(process.env.BENCH_PIPELINING ?? 1);
+// BENCH_RATE: an open-loop rate (requests/s over all connections) instead of as fast as answers come;
+// CPU per batch at one fixed rate compares two builds on a machine other work shares.
+const rate = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 type Target = 'postgres' | 'pglite' | 'memory' | 'noop';
@@ -217,6 +220,7 @@ const run = async (target: Target) => {
       url: `http://127.0.0.1:${port}${apiPrefix}/click`,
       connections,
       pipelining,
+      ...(rate !== undefined && measure ? { overallRate: rate } : {}),
       ...limit,
       requests: [
         {

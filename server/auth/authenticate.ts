@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { economy } from '../../engine/economy.ts';
 import { maxEnergy } from '../../engine/energy.ts';
 import { refcodeFrom } from '../../engine/refcodes.ts';
@@ -107,6 +107,12 @@ export const frozenMessage = frozenPlayerMessage;
 
 const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
 
+/** Verified init data and what its profile columns should say (profileKey), kept together. */
+interface Session {
+  data: VerifiedInitData;
+  profile: string;
+}
+
 /**
  * The onRequest hook of every authenticated route: Telegram init data in `Authorization` (raw or
  * `tma <raw>`), checked in constant time; any failure is a 401 `{ error, message }`.
@@ -115,44 +121,69 @@ export const createAuthenticate = (deps: AuthDeps) => {
   if (deps.config.BOT_TOKEN === undefined) throw new Error('createApp needs config.BOT_TOKEN to check Telegram init data');
   const secret = initDataSecret(deps.config.BOT_TOKEN);
   const maxAgeS = deps.config.INIT_DATA_MAX_AGE_S;
-  // Verified init data by raw string: the HMAC runs once per session, not once per request.
-  const verified = new Lru<string, VerifiedInitData>(50_000);
+  // Verified init data by raw string, with its profile key: the HMAC runs once per session, not once per request.
+  const verified = new Lru<string, Session>(50_000);
   // Players whose row exists with this profile: the upsert runs once per process and profile.
   const known = new Lru<number, string>(200_000);
   // The UTC day each player was last marked active by this process: one write per player per day.
   const active = new Lru<number, number>(200_000);
+  const expired = (s: Session, nowMs: number) => Math.floor(nowMs / 1_000) - s.data.authDate > maxAgeS;
 
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const nowMs = deps.clock.now();
-    const raw = initDataFromHeader(request.headers.authorization);
-    let data = raw === undefined ? undefined : verified.get(raw);
-    if (data !== undefined && Math.floor(nowMs / 1_000) - data.authDate > maxAgeS) data = undefined;
-    if (data === undefined) {
+  /** Checks init data and brings the player's row up to date; undefined when it answered 401. */
+  const settle = async (reply: FastifyReply, raw: string | undefined, nowMs: number): Promise<Session | undefined> => {
+    let session = raw === undefined ? undefined : verified.get(raw);
+    if (session !== undefined && expired(session, nowMs)) session = undefined;
+    if (session === undefined) {
       const check = verifyInitData(raw, secret, nowMs, maxAgeS);
       if (!check.ok) {
         await reply.status(401).send(body(unauthorized(check.message)));
-        return reply;
+        return undefined;
       }
-      data = check.data;
-      verified.set(raw!, data);
+      session = { data: check.data, profile: profileKey(check.data.user) };
+      verified.set(raw!, session);
     }
-    const profile = profileKey(data.user);
-    if (known.get(data.user.id) !== profile) {
-      await ensureUser(deps.db, data.user, nowMs);
-      known.set(data.user.id, profile);
+    const { user } = session.data;
+    if (known.get(user.id) !== session.profile) {
+      await ensureUser(deps.db, user, nowMs);
+      known.set(user.id, session.profile);
     }
-    if (active.get(data.user.id) !== dayOf(nowMs)) {
+    if (active.get(user.id) !== dayOf(nowMs)) {
       // Last active day and Telegram language for the console (dashboard, broadcast segments).
-      await deps.db.query('UPDATE users SET last_active_ms = $2, language_code = $3 WHERE id = $1', [data.user.id, nowMs, data.user.language_code ?? null]);
-      active.set(data.user.id, dayOf(nowMs));
+      await deps.db.query('UPDATE users SET last_active_ms = $2, language_code = $3 WHERE id = $1', [user.id, nowMs, user.language_code ?? null]);
+      active.set(user.id, dayOf(nowMs));
     }
-    if (request.method !== 'GET' && deps.frozen?.has(data.user.id) === true) {
+    return session;
+  };
+
+  /** Lets the request through (true), or answers 423 to a frozen player's change. */
+  const admit = (request: FastifyRequest, reply: FastifyReply, session: Session): boolean => {
+    const id = session.data.user.id;
+    if (request.method !== 'GET' && deps.frozen?.has(id) === true) {
       // 423, not 403: the mini-app's engine retries a 403 (stale init data) and would credit the
       // queued taps after an unfreeze; a 423 is final, so taps made while frozen are dropped.
-      await reply.status(423).send(body(new HttpError(423, 'Locked', frozenMessage)));
-      return reply;
+      void reply.status(423).send(body(new HttpError(423, 'Locked', frozenMessage)));
+      return false;
     }
-    request.player = { id: data.user.id, initData: data };
+    request.player = { id, initData: session.data };
+    return true;
+  };
+
+  // A callback hook: a player's usual call (init data seen, row current, active today) has nothing
+  // to wait for and goes on without a promise; the others wait for `settle`.
+  return function authenticate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const nowMs = deps.clock.now();
+    const raw = initDataFromHeader(request.headers.authorization);
+    const seen = raw === undefined ? undefined : verified.get(raw);
+    if (seen !== undefined && !expired(seen, nowMs)) {
+      const id = seen.data.user.id;
+      if (known.get(id) === seen.profile && active.get(id) === dayOf(nowMs)) {
+        if (admit(request, reply, seen)) done();
+        return;
+      }
+    }
+    settle(reply, raw, nowMs).then((session) => {
+      if (session !== undefined && admit(request, reply, session)) done();
+    }, done);
   };
 };
 

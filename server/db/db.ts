@@ -13,10 +13,20 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * A statement the hot path runs many times a second: on PostgreSQL it is parsed and planned once
+   * per connection under this name, then only bound and executed (docs/storage.md, "Click groups").
+   * Only for statements whose result columns are listed (a `SELECT *` prepared before a migration
+   * adds a column fails with "cached plan must not change result type"). PGlite ignores it.
+   */
+  name?: string;
+}
+
 /** Anything that runs SQL: the database itself, or a transaction. */
 export interface Queryable {
-  /** One statement with $1… parameters. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** One statement with $1… parameters; `opts.name` prepares it once per connection (PostgreSQL). */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<QueryResult<T>>;
   /** Several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -93,9 +103,10 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
   // itself (and becomes DbUnavailable), and the pool drops the broken client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+  const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<QueryResult<T>> => {
     try {
-      const r = await q.query(sql, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const r = await (opts?.name !== undefined ? q.query({ name: opts.name, text: sql, values }) : q.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     } catch (err) {
       throw storageError(err);
@@ -103,7 +114,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
   };
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, opts) => run(pool, sql, params, opts),
     exec: async (sql) => {
       await run(pool, sql);
     },
@@ -115,7 +126,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
       try {
         await run(client, 'BEGIN');
         const tx: Queryable = {
-          query: (sql, params) => run(client, sql, params),
+          query: (sql, params, opts) => run(client, sql, params, opts),
           exec: async (sql) => {
             await run(client, sql);
           },

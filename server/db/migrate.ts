@@ -27,11 +27,22 @@ export const listMigrations = (dir: URL = migrationsDir): Migration[] => {
   return out.sort((a, b) => a.version - b.version);
 };
 
+/** Versions in schema_migrations; none when the table does not exist yet (a new database). */
+const recordedVersions = async (db: Db): Promise<Set<number>> => {
+  const table = await db.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
+  if (table.rows[0]?.t == null) return new Set();
+  return new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+};
+
 // Any fixed number: serialises concurrent starts of several API processes on one PostgreSQL.
 const migrationLockKey = 4_242_001;
 
 /** Applies, in order and each in its own transaction, the migrations not yet recorded. */
 export const migrate = async (db: Db, migrations: Migration[] = listMigrations()): Promise<number[]> => {
+  // A warm start (every migration recorded) reads and returns, taking no lock: a migration is
+  // recorded in the transaction that applied it, so what is recorded is applied.
+  const recorded = await recordedVersions(db);
+  if (migrations.every((m) => recorded.has(m.version))) return [];
   // Under the same lock: two processes starting on a new database would otherwise race in
   // CREATE TABLE IF NOT EXISTS (PostgreSQL then refuses the second with a duplicate pg_type row).
   await db.transaction(async (tx) => {
@@ -42,8 +53,7 @@ export const migrate = async (db: Db, migrations: Migration[] = listMigrations()
       applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
     )`);
   });
-  // A start with nothing to apply reads one table, instead of a locked transaction per migration.
-  const present = new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+  const present = await recordedVersions(db);
   const applied: number[] = [];
   for (const m of migrations.filter((x) => !present.has(x.version))) {
     const done = await db.transaction(async (tx) => {

@@ -29,7 +29,7 @@ export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: numbe
   const rows = new Map<number, VersionedRow>();
   const earnBefore = new Map<number, string>();
   const batchIdsOf = new Map<number, string[]>();
-  const plan: GroupPlan = { results: [], rows, changed: [], batchIdsOf, batches: [], ledger: [], crossing: new Set() };
+  const plan: GroupPlan = { results: [], rows, changed: [], batchIdsOf, batches: [], crossing: new Set() };
   const seen = new Map(read.seen);
   for (const p of group) {
     let row = rows.get(p.userId);
@@ -57,13 +57,13 @@ export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: numbe
       row.total_click += out.accepted;
       // earned is an integer number of dollars (accepted × click value), so this stays exact.
       row.total_earn = toWire(money(row.total_earn).plus(out.earned));
-      plan.ledger.push({ userId: p.userId, amount: String(out.earned), reference: p.batchId });
     }
     if (key !== null) {
       seen.set(key, out.accepted);
-      plan.batches.push({ userId: p.userId, batchId: p.batchId!, requested: p.click, accepted: out.accepted });
       batchIdsOf.set(p.userId, [...(batchIdsOf.get(p.userId) ?? []), p.batchId!]);
     }
+    if (key !== null || out.accepted > 0)
+      plan.batches.push({ userId: p.userId, batchId: p.batchId, requested: p.click, accepted: out.accepted, earned: out.earned });
     plan.results.push({ accepted: out.accepted, replay: false, userId: p.userId });
   }
   for (const [id, before] of earnBefore) {

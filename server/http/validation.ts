@@ -23,10 +23,12 @@ export const installValidation = (app: FastifyInstance): void => {
     strictJson(request, text, done);
   });
   // Before validation, so a cleaned value is what the schema and the handler see.
-  app.addHook('preValidation', async (request) => {
+  // A callback hook, not an async one: it runs on every request and never waits.
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body !== undefined) request.body = cleanStrings(request.body);
     request.query = cleanStrings(request.query);
     request.params = cleanStrings(request.params);
+    done();
   });
 };
 
