@@ -8,6 +8,7 @@
  * server do not share one event loop.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -194,9 +195,15 @@ const serve = async (target: Target) => {
 
 // ---------------------------------------------------------------- load generator (parent)
 
+// The V8 flags `npm start` gives the server (package.json), so every target runs as the product does.
+const startFlags = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(' ')
+  .filter((a) => /^--max-(semi|old)-space-size=/.test(a));
+
 const startServer = (target: Target): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--serve', target], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const execArgv = [...startFlags, '--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])];
+    const child = fork(fileURLToPath(import.meta.url), ['--serve', target], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${target} server exited with ${code}`)));
   });

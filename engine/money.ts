@@ -25,8 +25,19 @@ export const zero = money(0);
 export const roundCents = (value: MoneyInput, kind: 'price' | 'credit'): Money =>
   money(value).toDecimalPlaces(cents, kind === 'price' ? Money.ROUND_CEIL : Money.ROUND_FLOOR);
 
-/** The wire form of an amount: a plain decimal string, never exponent notation. */
-export const toWire = (value: MoneyInput): string => money(value).toFixed();
+// A wire string already: optional minus, no leading zeros, a fraction without trailing zeros ("-0" is not).
+const wireForm = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+/**
+ * The wire form of an amount: a plain decimal string, never exponent notation. A safe integer, or a
+ * string already in that form, is returned without a decimal round trip (the same string: a status
+ * answer carries about ten amounts, most of them whole numbers or stored wire strings).
+ */
+export const toWire = (value: MoneyInput): string => {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value === 0 ? '0' : String(value);
+  if (typeof value === 'string' && value !== '-0' && wireForm.test(value)) return value;
+  return money(value).toFixed();
+};
 
 /** Sums amounts exactly. */
 export const sum = (values: Iterable<MoneyInput>): Money => {

@@ -1,5 +1,5 @@
 import { boostCatalogue, economy, firstItemKey, lastItemKey, passiveItemKeys, type BoostKey } from './economy.ts';
-import { money, roundCents, type Money } from './money.ts';
+import { money, roundCents, zero, type Money } from './money.ts';
 import { canAfford, priceOf } from './prices.ts';
 
 /** Levels by boost key as the status call sends them (`passiveEarnLevel`, key 3 is Finger). */
@@ -19,8 +19,10 @@ export const passivePerSecond = (levels: LevelMap): number => {
  * cent (docs/rules.md §2). A clock step back accrues nothing.
  */
 export const passiveAccrued = (levels: LevelMap, lastClaimedMs: number, nowMs: number): Money => {
+  const perSecond = passivePerSecond(levels);
+  if (perSecond === 0) return zero;
   const elapsedMs = Math.min(Math.max(0, nowMs - lastClaimedMs), economy.offlineRewardCapMs);
-  return roundCents(money(passivePerSecond(levels)).times(elapsedMs).div(1_000), 'credit');
+  return roundCents(money(perSecond).times(elapsedMs).div(1_000), 'credit');
 };
 
 /** The highest passive key a player may buy now (§5), before affordability. */

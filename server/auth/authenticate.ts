@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { economy } from '../../engine/economy.ts';
 import { maxEnergy } from '../../engine/energy.ts';
 import { refcodeFrom } from '../../engine/refcodes.ts';
+import { BoundedMap } from '../bounded-map.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -29,25 +30,6 @@ export const playerOf = (request: FastifyRequest): Player => {
   if (request.player === undefined) throw unauthorized('Authorization required');
   return request.player;
 };
-
-/** A small LRU on a Map (insertion order): verified init data and known users stay cheap. */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly limit: number) {}
-  get(k: K): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
-  }
-  set(k: K, v: V): void {
-    this.map.delete(k);
-    this.map.set(k, v);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
-  }
-}
 
 const displayName = (u: TelegramUser): string => [u.first_name, u.last_name].filter((s) => s !== undefined && s !== '').join(' ');
 
@@ -122,11 +104,11 @@ export const createAuthenticate = (deps: AuthDeps) => {
   const secret = initDataSecret(deps.config.BOT_TOKEN);
   const maxAgeS = deps.config.INIT_DATA_MAX_AGE_S;
   // Verified init data by raw string, with its profile key: the HMAC runs once per session, not once per request.
-  const verified = new Lru<string, Session>(50_000);
+  const verified = new BoundedMap<string, Session>(50_000);
   // Players whose row exists with this profile: the upsert runs once per process and profile.
-  const known = new Lru<number, string>(200_000);
+  const known = new BoundedMap<number, string>(200_000);
   // The UTC day each player was last marked active by this process: one write per player per day.
-  const active = new Lru<number, number>(200_000);
+  const active = new BoundedMap<number, number>(200_000);
   const expired = (s: Session, nowMs: number) => Math.floor(nowMs / 1_000) - s.data.authDate > maxAgeS;
 
   /** Checks init data and brings the player's row up to date; undefined when it answered 401. */

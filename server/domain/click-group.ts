@@ -1,5 +1,6 @@
 import { applyTaps } from '../../engine/clicks.ts';
 import { money, toWire } from '../../engine/money.ts';
+import { BoundedMap } from '../bounded-map.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { transaction } from '../db/retry.ts';
 import { readGroup, writeGroup, type Click, type GroupRead, type GroupWrite, type VersionedRow } from './click-sql.ts';
@@ -60,7 +61,9 @@ export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: numbe
     }
     if (key !== null) {
       seen.set(key, out.accepted);
-      batchIdsOf.set(p.userId, [...(batchIdsOf.get(p.userId) ?? []), p.batchId!]);
+      const ids = batchIdsOf.get(p.userId);
+      if (ids === undefined) batchIdsOf.set(p.userId, [p.batchId!]);
+      else ids.push(p.batchId!);
     }
     if (key !== null || out.accepted > 0)
       plan.batches.push({ userId: p.userId, batchId: p.batchId, requested: p.click, accepted: out.accepted, earned: out.earned });
@@ -147,22 +150,8 @@ interface GroupContext {
   locked(part: Indexed): Promise<void>;
 }
 
-/** A bounded map of player rows as our last group left them (oldest entry dropped first). */
-export class RowCache {
-  private readonly map = new Map<number, VersionedRow>();
-  constructor(private readonly limit: number) {}
-  get(id: number): VersionedRow | undefined {
-    return this.map.get(id);
-  }
-  set(id: number, row: VersionedRow): void {
-    this.map.delete(id);
-    this.map.set(id, row);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as number);
-  }
-  delete(id: number): void {
-    this.map.delete(id);
-  }
-}
+/** Player rows as our last group left them, bounded (docs/storage.md, "Click groups"). */
+export class RowCache extends BoundedMap<number, VersionedRow> {}
 
 /**
  * Applies one group of click batches; answers in request order, each after its write committed.

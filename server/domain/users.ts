@@ -1,7 +1,7 @@
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { availableEnergy } from '../../engine/energy.ts';
-import { money, toWire } from '../../engine/money.ts';
+import { toWire } from '../../engine/money.ts';
 import { passiveAccrued, passivePerSecond } from '../../engine/passive.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
 import { meanAgeDays } from '../../engine/titles.ts';
@@ -94,7 +94,7 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     availableEnergy: availableEnergy(row.energy, row.energy_at_ms, nowMs, row.energy_level),
     ageReward,
     offlinePassiveReward: toWire(passiveAccrued(levels, row.last_claimed_ms, nowMs)),
-    offlinePassiveRewardPerSecond: toWire(money(passivePerSecond(levels))),
+    offlinePassiveRewardPerSecond: toWire(passivePerSecond(levels)),
     pendingClaimReward: row.is_claimed_welcome ? '0' : ageReward.total,
     pendingEasterReward: row.is_claimed_easter ? '0' : toWire(economy.easterEggRewardMoney),
     isClaimedWelcome: row.is_claimed_welcome,
