@@ -29,10 +29,17 @@ export const runJobIfDue = async <T>(db: Db, job: Job<T>, nowMs: number, opts: {
   const period = job.periodOf(nowMs);
   await db.query('INSERT INTO job_schedule (job) VALUES ($1) ON CONFLICT (job) DO NOTHING', [job.name]);
   return db.transaction(async (tx): Promise<JobOutcome<T>> => {
-    const r = await tx.query<{ last_period: string }>('SELECT last_period FROM job_schedule WHERE job = $1 FOR UPDATE SKIP LOCKED', [job.name]);
+    const r = await tx.query<{ last_period: string; last_run_at_ms: string | number }>(
+      'SELECT last_period, last_run_at_ms FROM job_schedule WHERE job = $1 FOR UPDATE SKIP LOCKED',
+      [job.name],
+    );
     const row = r.rows[0];
-    // Locked: another process is running it now. Same period: it already ran.
-    if (row === undefined || (row.last_period === period && opts.force !== true)) return { ran: false, period };
+    // Locked: another process is running it now. Same period: it already ran. A clock reading older
+    // than the last run (taken before a slow wait) belongs to a period already passed: running it
+    // would record that period again after a newer one.
+    if (row === undefined) return { ran: false, period };
+    const stale = row.last_period === period || nowMs < Number(row.last_run_at_ms);
+    if (stale && opts.force !== true) return { ran: false, period };
     const result = await job.run({ tx, nowMs });
     await tx.query('UPDATE job_schedule SET last_period = $2, runs = runs + 1, last_run_at_ms = $3 WHERE job = $1', [job.name, period, nowMs]);
     return { ran: true, period, result };

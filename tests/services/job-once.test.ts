@@ -60,6 +60,15 @@ describe.each(backends)('jobs run once per period (%s)', (backend) => {
     expect(await effects('held')).toHaveLength(1);
   });
 
+  it('a clock reading older than the last run (a process that waited) does not run a passed period again', async () => {
+    const j = job('stale');
+    const late = h.clock.now();
+    h.clock.advance(60_000);
+    expect((await runJobIfDue(h.db, j, h.clock.now())).ran).toBe(true);
+    expect((await runJobIfDue(h.db, j, late)).ran).toBe(false);
+    expect(await runs('stale')).toBe(1);
+  });
+
   it('a run killed half-way leaves nothing, and the next check runs the period again', async () => {
     let die = true;
     const j = job('crash', { dieAfterWrite: () => die });
