@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
-import { openAdminHarness, type AdminHarness } from './admin-harness.ts';
-import { backends } from './harness.ts';
+import { openAdminHarness } from './admin-harness.ts';
+import { backends, openForSuite } from './harness.ts';
 
 /** The language chosen on the profile card (docs/i18n.md): POST /language, the status, the broadcast segment. */
 describe.each(backends)('player language (%s)', (backend) => {
-  let h: AdminHarness;
-  beforeAll(async () => {
-    h = await openAdminHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openAdminHarness(backend));
   const player = (id: number, languageCode: string) => ({ id, first_name: 'L', username: `l${id}`, language_code: languageCode });
   const status = async (id: number, languageCode = 'en') => (await h.call('GET', '', player(id, languageCode))).json<UserStatus>();
   const choose = (id: number, language: unknown) => h.call('POST', '/language', player(id, 'en'), { body: { language } });
