@@ -4,23 +4,30 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1_000;
 
-/** utime + stime (ms) of one /proc/<pid>/stat line; USER_HZ = 100 on Linux. */
-const statCpuMs = (stat: string): number => {
+/**
+ * utime + stime (ms) of one /proc/<pid>/stat line, plus with `reaped` the CPU of its children that
+ * ended and were waited for (cutime + cstime); USER_HZ = 100 on Linux.
+ */
+const statCpuMs = (stat: string, reaped = false): number => {
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
+  return (Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) * 10;
 };
 
 /** CPU time (ms) one process has used so far. */
 export const processCpuMs = (pid: number): number => statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
-/** CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc). */
+/**
+ * CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc),
+ * those that ended included: a backend's time moves to the postmaster's reaped-children counters
+ * when it exits, so a pool that closes its connections during a run is still counted.
+ */
 export const postgresCpuMs = (): number => {
   let ms = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
-      ms += statCpuMs(stat);
+      ms += statCpuMs(stat, true);
     } catch {
       // The process ended while we looked.
     }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../../server/db/db.ts';
@@ -168,6 +168,35 @@ describe.each(backends)('click groups (%s)', (backend) => {
     const answers = await Promise.all(ids.map((id, i) => batcher.submit(id, 2, `gather${i}`)));
     expect(answers.map((a) => a.accepted)).toEqual(ids.map(() => 2));
     expect(seen.filter(isGroupWrite)).toHaveLength(1);
+  });
+
+  it('starts a group beside the one in flight only once overlapMin batches wait', async () => {
+    const ids = await Promise.all(Array.from({ length: 4 }, () => player()));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    // The first group's write waits at the gate; every later statement runs at once.
+    const { spy, seen } = spyDb(h.db, async (sql) => {
+      if (isGroupWrite(sql) && !held) {
+        held = true;
+        await gate;
+      }
+    });
+    const batcher = new ClickBatcher(spy, h.clock, { concurrency: 2, overlapMin: 3 });
+    const first = batcher.submit(ids[0]!, 1, 'ov0');
+    await vi.waitFor(() => expect(held).toBe(true));
+    const statements = seen.length;
+    const waiting = [1, 2].map((k) => batcher.submit(ids[k]!, 1, `ov${k}`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Two wait, fewer than overlapMin: no second group has read or written anything.
+    expect(seen.length).toBe(statements);
+    waiting.push(batcher.submit(ids[3]!, 1, 'ov3'));
+    // The third makes overlapMin: their group is written while the first is still held.
+    await vi.waitFor(() => expect(seen.filter(isGroupWrite)).toHaveLength(2));
+    release();
+    const answers = await Promise.all([first, ...waiting]);
+    expect(answers.map((a) => a.accepted)).toEqual([1, 1, 1, 1]);
+    expect(seen.filter(isGroupWrite)).toHaveLength(2);
   });
 
   it('answers over HTTP with the status after the write', async () => {
