@@ -29,8 +29,7 @@ interface GroupPlan extends GroupWrite {
 export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: number): GroupPlan => {
   const rows = new Map<number, VersionedRow>();
   const earnBefore = new Map<number, string>();
-  const batchIdsOf = new Map<number, string[]>();
-  const plan: GroupPlan = { results: [], rows, changed: [], batchIdsOf, batches: [], crossing: new Set() };
+  const plan: GroupPlan = { results: [], rows, changed: [], batches: [], crossing: new Set() };
   const seen = new Map(read.seen);
   for (const p of group) {
     let row = rows.get(p.userId);
@@ -59,12 +58,7 @@ export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: numbe
       // earned is an integer number of dollars (accepted × click value), so this stays exact.
       row.total_earn = toWire(money(row.total_earn).plus(out.earned));
     }
-    if (key !== null) {
-      seen.set(key, out.accepted);
-      const ids = batchIdsOf.get(p.userId);
-      if (ids === undefined) batchIdsOf.set(p.userId, [p.batchId!]);
-      else ids.push(p.batchId!);
-    }
+    if (key !== null) seen.set(key, out.accepted);
     if (key !== null || out.accepted > 0)
       plan.batches.push({ userId: p.userId, batchId: p.batchId, requested: p.click, accepted: out.accepted, earned: out.earned });
     plan.results.push({ accepted: out.accepted, replay: false, userId: p.userId });
@@ -108,9 +102,10 @@ type Indexed = { p: Click; i: number }[];
 
 /**
  * Plans `part` on `read`, then writes it in one autocommitted statement. Players whose clicks cross
- * $100 go through `applyLocked`. Players the write refused (their row moved since it was read, or a
- * batchId of theirs is already stored) go to `retry`; so does the whole part when the statement
- * fails (if it did commit, the next read finds its batchIds and answers them as replays).
+ * $100 go through `applyLocked`. Players the write refused (their row moved since it was read) go
+ * to `retry`; so does the whole part when the statement fails, as it does when a batchId of the part
+ * is already stored (the read that follows finds it and answers it as a replay; if a failed
+ * statement did commit, the read finds all of its batchIds).
  */
 const writePart = async (
   db: Db,

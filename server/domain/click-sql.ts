@@ -27,8 +27,6 @@ export interface GroupRead {
 export interface GroupWrite {
   /** Changed players: the new values, and `version` still the one the rule read. */
   changed: VersionedRow[];
-  /** Per changed player, the batchIds of this write (comma-joined: the batchId pattern has no comma). */
-  batchIdsOf: ReadonlyMap<number, readonly string[]>;
   /**
    * Every batch of the write that stores something: its click_batches row (when it has a batchId)
    * and its ledger row of `earned` dollars (when it accepted taps).
@@ -57,27 +55,29 @@ export const readGroup = async (q: Queryable, group: readonly Click[], lock: boo
 };
 
 // The one write of a click group. Each changed player's row is updated only where the stored row is
-// still the version the rule read and none of the player's batchIds of this write is stored yet;
-// their batch ids and ledger rows are inserted only for the players updated. Batch ids of players
-// with no row change (every tap refused) are inserted as they are (a duplicate fails the statement).
+// still the version the rule read; their batch ids and ledger rows are inserted only for the players
+// updated, and batch ids of players with no row change (every tap refused) as they are. A batchId
+// already stored fails the whole statement on click_batches' primary key, and nothing of it is
+// written: the caller reads the group again, which finds that batchId and answers it as a replay.
+// (Probing click_batches for every updated player instead cost PostgreSQL ~4 µs a batch, for what
+// is, on the hot path, a client's retry: docs/storage.md, "Click groups".)
 // `u.id = ANY($1)` keeps the UPDATE on the primary key whatever the planner guesses of the arrays'
 // lengths (a hash join over a seq scan of users cost ~0.5 ms a group at 10,000 players).
 const writeSql = `WITH v AS (
-    SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[], $7::xid[], $8::text[])
-      AS v(id, earn, clicks, energy, eat, tc, version, bids)
+    SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[], $7::xid[])
+      AS v(id, earn, clicks, energy, eat, tc, version)
   ), upd AS (
     UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
     FROM v WHERE u.id = ANY($1::bigint[]) AND u.id = v.id AND u.xmin = v.version
-      AND NOT EXISTS (SELECT 1 FROM click_batches s WHERE s.user_id = v.id AND s.batch_id = ANY(string_to_array(v.bids, ',')))
     RETURNING u.id, u.xmin::text AS version
   ), b AS (
-    SELECT * FROM unnest($10::bigint[], $11::text[], $12::int[], $13::int[], $14::numeric[]) AS b(u, id, req, acc, earned)
+    SELECT * FROM unnest($9::bigint[], $10::text[], $11::int[], $12::int[], $13::numeric[]) AS b(u, id, req, acc, earned)
     WHERE b.u IN (SELECT id FROM upd) OR b.u NOT IN (SELECT id FROM v)
   ), bat AS (
     INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
-    SELECT b.u, b.id, b.req, b.acc, $9::bigint FROM b WHERE b.id IS NOT NULL
+    SELECT b.u, b.id, b.req, b.acc, $8::bigint FROM b WHERE b.id IS NOT NULL
   ), led AS (
-    ${insertLedgerSql(`(SELECT b.u, 'DOLLAR', b.earned, 'click', b.id FROM b WHERE b.acc > 0) AS l(u, c, a, k, r)`, '$9')}
+    ${insertLedgerSql(`(SELECT b.u, 'DOLLAR', b.earned, 'click', b.id FROM b WHERE b.acc > 0) AS l(u, c, a, k, r)`, '$8')}
   ) SELECT id, version FROM upd`;
 
 // The write's arrays as PostgreSQL array literals, built here in one join each: pg's generic
@@ -91,8 +91,8 @@ const texts = (xs: readonly (string | null)[]): string =>
 /**
  * Runs the group's write: one statement, autocommitted on the database or in the caller's
  * transaction. Returns the new version of each player it updated; a changed player missing there
- * was not written (their row moved since the read, or a batchId of theirs is already stored), and
- * none of their batch ids or ledger rows was.
+ * was not written (their row moved since the read), and none of their batch ids or ledger rows was.
+ * Throws, having written nothing, when a batchId of the group is already stored.
  */
 export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Promise<Map<number, string>> => {
   const c = w.changed;
@@ -103,7 +103,6 @@ export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Pr
     [
       numbers(c.map((r) => r.id)), numbers(c.map((r) => r.total_earn)), numbers(c.map((r) => r.total_click)), numbers(c.map((r) => r.energy)),
       numbers(c.map((r) => r.energy_at_ms)), numbers(c.map((r) => r.tap_clock_ms)), numbers(c.map((r) => r.version)),
-      texts(c.map((r) => w.batchIdsOf.get(r.id)?.join(',') ?? '')),
       nowMs,
       numbers(b.map((x) => x.userId)), texts(b.map((x) => x.batchId)), numbers(b.map((x) => x.requested)), numbers(b.map((x) => x.accepted)),
       numbers(b.map((x) => x.earned)),

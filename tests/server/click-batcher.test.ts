@@ -131,6 +131,12 @@ describe.each(backends)('click groups (%s)', (backend) => {
     const replay = await applyClicks(h.db, [{ userId: b, click: 9, batchId: 'c2' }], now, cache);
     expect(replay.map((x) => [x.accepted, x.replay])).toEqual([[3, true]]);
     expect((await stored(b)).total_click).toBe(9);
+    // The stored batchId fails the group's statement: a new batch beside it in the group is still
+    // applied, once, and the replay credits nothing.
+    h.clock.advance(1_000);
+    const mixed = await applyClicks(h.db, [{ userId: a, click: 2, batchId: 'c7' }, { userId: b, click: 9, batchId: 'c4' }], now, cache);
+    expect(mixed.map((x) => [x.accepted, x.replay])).toEqual([[2, false], [5, true]]);
+    expect([(await stored(a)).total_click, (await stored(b)).total_click]).toEqual([9, 9]);
     expect(await ledgerMatchesBalances(h.db, [a, b])).toBe(true);
   });
 
