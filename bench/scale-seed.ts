@@ -39,10 +39,19 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number): Promise<See
   return { ...times!, vacuumMs };
 };
 
+/** The largest secondary indexes on the seeded rows (users and ledger). */
+const bulkIndexes = ['users_money_rank_idx', 'users_referred_by_idx', 'ledger_user_id_idx'];
+
 const insertAll = async (db: Queryable, n: number, nowMs: number): Promise<Omit<SeedTimes, 'vacuumMs'>> => {
   const friends = Math.min(friendsOfReferrer, n - 1);
-  // Secondary indexes are built once after the bulk insert (faster than row by row).
-  await db.exec('DROP INDEX users_money_rank_idx; DROP INDEX users_referred_by_idx; DROP INDEX ledger_user_idx');
+  // Secondary indexes are built once after the bulk insert (faster than row by row), each from the
+  // definition the migrations gave it, so the seeded schema stays the migrated one.
+  const rebuilt = await db.query<{ indexname: string; indexdef: string }>(
+    'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])',
+    [bulkIndexes],
+  );
+  if (rebuilt.rows.length !== bulkIndexes.length) throw new Error(`scale seed: expected the indexes ${bulkIndexes.join(', ')}`);
+  for (const { indexname } of rebuilt.rows) await db.exec(`DROP INDEX ${indexname}`);
   const usersMs = await timed(() =>
     db.query(
       `INSERT INTO users (id, refcode, ref_level, invite_cnt, referred_by, tele_username, tele_name, tele_age,
@@ -79,12 +88,8 @@ const insertAll = async (db: Queryable, n: number, nowMs: number): Promise<Omit<
       [nowMs],
     );
   });
-  const indexesMs = await timed(() =>
-    db.exec(
-      `CREATE INDEX users_money_rank_idx ON users (total_money DESC, id ASC);
-       CREATE INDEX users_referred_by_idx ON users (referred_by);
-       CREATE INDEX ledger_user_idx ON ledger (user_id, currency)`,
-    ),
-  );
+  const indexesMs = await timed(async () => {
+    for (const { indexdef } of rebuilt.rows) await db.exec(indexdef);
+  });
   return { usersMs, referralsMs, ledgerMs, indexesMs };
 };
