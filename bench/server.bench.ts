@@ -323,10 +323,10 @@ const main = async () => {
   }
   const loadAfter = loadavg()[0]!;
   const results = targets.map((t) => summarise(byRound.map((m) => m.get(t)!)));
-  /** The median over rounds of `t`'s batches/s ÷ memory's in the same round. */
-  const ratioOf = (t: Target): number | undefined =>
-    targets.includes('memory') ? median(byRound.map((m) => m.get(t)!.rps / m.get('memory')!.rps)) : undefined;
-  const roundRatios = (t: Target): string => byRound.map((m) => (m.get(t)!.rps / m.get('memory')!.rps).toFixed(2)).join(', ');
+  /** `t`'s batches/s ÷ memory's, in each round. */
+  const roundRatios = (t: Target): number[] => byRound.map((m) => m.get(t)!.rps / m.get('memory')!.rps);
+  /** The median over rounds of those ratios. */
+  const ratioOf = (t: Target): number | undefined => (targets.includes('memory') ? median(roundRatios(t)) : undefined);
   const pg = results.find((r) => r.target === 'postgres');
   const lite = results.find((r) => r.target === 'pglite');
   const noop = results.find((r) => r.target === 'noop');
@@ -338,7 +338,7 @@ const main = async () => {
   };
   const ratioCell = (r: RunResult) => {
     const x = ratioOf(r.target);
-    return x === undefined ? '–' : `${x.toFixed(2)}${rounds > 1 && r.target !== 'memory' ? ` (${roundRatios(r.target)})` : ''}`;
+    return x === undefined ? '–' : `${x.toFixed(2)}${rounds > 1 && r.target !== 'memory' ? ` (${roundRatios(r.target).map((y) => y.toFixed(2)).join(', ')})` : ''}`;
   };
   const rows = results.map(
     (r) =>
