@@ -23,6 +23,7 @@ const firstId = 6_000_000_000;
 const lanes = 2;
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = (process.env.BENCH_GROUPS ?? '5,10,37,100,200').split(',').map(Number);
+if (sizes.length < 2 || sizes.some((g) => !Number.isInteger(g) || g < 1)) throw new Error('BENCH_GROUPS: at least two group sizes, whole numbers ≥ 1');
 // Batches measured at each size (after a warm-up of a tenth of that).
 const batchesPerSize = Number(process.env.BENCH_BATCHES ?? 150_000);
 
@@ -56,7 +57,7 @@ const main = async () => {
   let clicksBefore = 0;
   try {
     const ids = Array.from({ length: players }, (_, i) => firstId + i);
-    // An hour of regenerated energy and tap allowance behind every player, as the server bench's seed.
+    // Full energy, and the clocks an hour back so the human-rate allowance never limits a tap.
     await db.query(
       `INSERT INTO users (id, refcode, tele_username, tele_name, tele_age, energy, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
        SELECT id, 'w' || (id - ${firstId}), 'bench' || id, 'Bench', 100, 500, $2, $2, $2, $2 FROM unnest($1::bigint[]) AS t(id)`,
