@@ -53,10 +53,10 @@ export class ClickBatcher {
     // group's statement; bench:server in two runs on the busy 2-core machine (load 7–10): 2 → 4,414
     // batches/s p99 50 ms, 1 → 3,446 p99 73 ms. PGlite runs one statement at a time anyway.
     this.concurrency = opts.concurrency ?? (db.kind === 'postgres' ? 2 : 1);
-    // A group costs PostgreSQL ~0.45 ms of CPU whatever its size (the statement and its commit,
-    // ~17 µs a batch on top), so a second group is started only once enough batches wait; the
-    // group in flight takes the rest when it ends. Started at once, the second group held 2 batches
-    // in a tenth of the groups (mean 27 of 100 connections). docs/storage.md, "Click groups".
+    // A group's statement costs PostgreSQL ~0.24 ms of CPU and this process ~0.14 ms whatever its
+    // size (~17 and ~8 µs a batch on top), so a second group is started only once enough batches
+    // wait; the group in flight takes the rest when it ends. Started at once, the second group held
+    // 2 batches in a tenth of the groups (mean 27 of 100 connections). docs/storage.md, "Click groups".
     this.overlapMin = opts.overlapMin ?? 32;
   }
 
