@@ -15,11 +15,10 @@ import { loadConfig } from '../server/config.ts';
 import { openDb } from '../server/db/db.ts';
 import { applyClicks, RowCache } from '../server/domain/click-group.ts';
 import type { Click } from '../server/domain/click-sql.ts';
+import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
 import { postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
-const players = 10_000;
-const firstId = 6_000_000_000;
 const lanes = 2;
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = (process.env.BENCH_GROUPS ?? '5,10,37,100,200').split(',').map(Number);
@@ -49,40 +48,34 @@ const fit = (rows: readonly Row[], y: (r: Row) => number): { perBatch: number; p
 };
 
 const main = async () => {
-  const config = loadConfig({ BOT_TOKEN: '7000000009:AAbenchTOKENbenchTOKENbench_xyz', NODE_ENV: 'production', DATABASE_URL: pgUrl });
+  const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', DATABASE_URL: pgUrl });
   const db = await openDb(config, { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 4 });
   const loadBefore = loadavg()[0]!;
   const rows: Row[] = [];
   let accepted = 0;
   let clicksBefore = 0;
   try {
-    const ids = Array.from({ length: players }, (_, i) => firstId + i);
-    // Full energy, and the clocks an hour back so the human-rate allowance never limits a tap.
-    await db.query(
-      `INSERT INTO users (id, refcode, tele_username, tele_name, tele_age, energy, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
-       SELECT id, 'w' || (id - ${firstId}), 'bench' || id, 'Bench', 100, 500, $2, $2, $2, $2 FROM unnest($1::bigint[]) AS t(id)`,
-      [ids, Date.now() - 3_600_000],
-    );
+    await seedPlayers(db, Date.now());
     const cache = new RowCache(100_000);
     let next = 0;
     let seq = 0;
     // Players round-robin, so no player is in two groups at once (the batcher's rule) and every
     // player's row is cached after the first pass, as in steady play.
-    const lane = async (size: number, groups: number, count: boolean) => {
+    const lane = async (size: number, groups: number) => {
       for (let g = 0; g < groups; g++) {
         const group: Click[] = Array.from({ length: size }, () => ({ userId: firstId + (next++ % players), click: 1, batchId: `cw${seq++}` }));
         const answers = await applyClicks(db, group, () => Date.now(), cache);
-        if (count) for (const a of answers) accepted += a.accepted;
+        for (const a of answers) accepted += a.accepted;
       }
     };
-    clicksBefore = Number((await db.query<{ n: string }>('SELECT sum(total_click)::text AS n FROM users')).rows[0]!.n);
+    clicksBefore = await totalClicks(db);
     for (const size of sizes) {
       const groups = Math.max(1, Math.round(batchesPerSize / size / lanes));
-      await Promise.all(Array.from({ length: lanes }, () => lane(size, Math.ceil(groups / 10), true)));
+      await Promise.all(Array.from({ length: lanes }, () => lane(size, Math.ceil(groups / 10))));
       const cpu0 = process.cpuUsage();
       const pg0 = postgresCpuMs();
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: lanes }, () => lane(size, groups, true)));
+      await Promise.all(Array.from({ length: lanes }, () => lane(size, groups)));
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       const pg = postgresCpuMs() - pg0;
@@ -91,7 +84,7 @@ const main = async () => {
       console.log(row);
       rows.push(row);
     }
-    const clicksAfter = Number((await db.query<{ n: string }>('SELECT sum(total_click)::text AS n FROM users')).rows[0]!.n);
+    const clicksAfter = await totalClicks(db);
     const stored = Number((await db.query<{ n: string }>("SELECT sum(accepted)::text AS n FROM click_batches WHERE batch_id LIKE 'cw%'")).rows[0]!.n);
     const node = fit(rows, (r) => r.nodeUser + r.nodeSys);
     const pg = fit(rows, (r) => r.pg);

@@ -15,20 +15,17 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { apiPrefix } from '../engine/api-types.ts';
 import { applyTaps } from '../engine/clicks.ts';
-import { economy } from '../engine/economy.ts';
 import { money, toWire } from '../engine/money.ts';
 import { createApp } from '../server/app.ts';
 import { initDataFromHeader, initDataSecret, signInitData, verifyInitData, type VerifiedInitData } from '../server/auth/init-data.ts';
 import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDb, type Db } from '../server/db/db.ts';
+import { openDb } from '../server/db/db.ts';
 import { statusOf, type UserRow } from '../server/domain/users.ts';
+import { botToken, firstId, players, refcodeOf, seedPlayers, totalClicks as storedClicks } from './click-players.ts';
 import { autocannon, cpuMs, postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
-const players = 10_000;
-const firstId = 6_000_000_000;
-const botToken = '7000000009:AAbenchTOKENbenchTOKENbench_xyz';
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 // 100 connections, no pipelining (a Mini App does not pipeline). At load average ~3.5 one autocannon
 // process drives ~18,700 requests/s against the noop route this way, so it is not the limit; under
@@ -43,27 +40,6 @@ const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/te
 type Target = 'postgres' | 'pglite' | 'memory' | 'noop';
 
 // ---------------------------------------------------------------- server side (child process)
-
-const base62 = economy.refcodeAlphabet;
-const refcodeOf = (i: number): string => {
-  let s = '';
-  for (let k = 0; k < economy.refcodeLength; k++) {
-    s = base62[i % 62] + s;
-    i = Math.floor(i / 62);
-  }
-  return s;
-};
-
-/** Creates the 10,000 players in one statement (their first /click then only refreshes the profile). */
-const seedPlayers = async (db: Db, nowMs: number) => {
-  const ids = Array.from({ length: players }, (_, i) => firstId + i);
-  await db.query(
-    `INSERT INTO users (id, refcode, tele_username, tele_name, tele_age, energy, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms)
-     SELECT id, code, 'bench' || id, 'Bench', 100, 500, $3, $3, $3, $3 FROM unnest($1::bigint[], $2::text[]) AS t(id, code)
-     ON CONFLICT (id) DO NOTHING`,
-    [ids, ids.map((_, i) => refcodeOf(i + 1_000_000)), nowMs],
-  );
-};
 
 /** The same POST /click (schema, init-data check, engine rule, status answer) with state in a Map. */
 const memoryApp = () => {
@@ -168,7 +144,7 @@ const serve = async (target: Target) => {
     const db = await openDb(config, target === 'postgres' ? { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 12 } : { inMemory: true });
     await seedPlayers(db, nowMs);
     app = await createApp({ db, config, clock: systemClock });
-    totalClicks = async () => Number((await db.query<{ n: string }>('SELECT COALESCE(sum(total_click), 0)::text AS n FROM users')).rows[0]!.n);
+    totalClicks = () => storedClicks(db);
     measured = async () => {
       const r = await db.query<{ batch_id: string; accepted: number }>("SELECT batch_id, accepted FROM click_batches WHERE batch_id LIKE 'm%'");
       return Object.fromEntries(r.rows.map((b) => [b.batch_id, b.accepted]));
