@@ -13,12 +13,12 @@ import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDb, type Db } from '../server/db/db.ts';
 import { startFakeTelegram } from '../server/dev/stand-ins/fake-telegram.ts';
+import { benchPgUrl } from './load.ts';
 import { writeSection } from './results.ts';
 
 const players = 100_000;
 const drained = 5_000;
 const token = '7000000010:AAbenchTOKENbenchTOKENbench_brd';
-const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const seed = (db: Db) =>
   db.query(
@@ -35,7 +35,7 @@ interface Row {
 }
 
 const run = async (backend: 'pglite' | 'postgres', concurrency: number): Promise<Row> => {
-  const config = loadConfig({ BOT_TOKEN: token, NODE_ENV: 'test', ...(backend === 'postgres' ? { DATABASE_URL: pgUrl } : {}) });
+  const config = loadConfig({ BOT_TOKEN: token, NODE_ENV: 'test', ...(backend === 'postgres' ? { DATABASE_URL: benchPgUrl } : {}) });
   const db = await openDb(config, backend === 'postgres' ? { schema: `t_${randomBytes(6).toString('hex')}` } : { inMemory: true });
   const tg = await startFakeTelegram(token);
   try {

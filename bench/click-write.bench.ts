@@ -16,11 +16,10 @@ import { openDb } from '../server/db/db.ts';
 import { applyClicks, RowCache } from '../server/domain/click-group.ts';
 import type { Click } from '../server/domain/click-sql.ts';
 import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
-import { postgresCpuMs } from './load.ts';
+import { benchPgUrl, postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
 const lanes = 2;
-const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = (process.env.BENCH_GROUPS ?? '5,10,37,100,200').split(',').map(Number);
 if (sizes.length < 2 || sizes.some((g) => !Number.isInteger(g) || g < 1)) throw new Error('BENCH_GROUPS: at least two group sizes, whole numbers ≥ 1');
 // Batches measured at each size (after a warm-up of a tenth of that).
@@ -48,7 +47,7 @@ const fit = (rows: readonly Row[], y: (r: Row) => number): { perBatch: number; p
 };
 
 const main = async () => {
-  const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', DATABASE_URL: pgUrl });
+  const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', DATABASE_URL: benchPgUrl });
   const db = await openDb(config, { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 4 });
   const loadBefore = loadavg()[0]!;
   const rows: Row[] = [];

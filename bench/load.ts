@@ -1,6 +1,9 @@
-/** What the server benchmarks share: autocannon's result shape and CPU time from Linux /proc. */
+/** What the benchmarks share: their PostgreSQL, autocannon's result shape and CPU time from Linux /proc. */
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** The PostgreSQL the benches write to: DATABASE_URL, or the local server's `test` database. */
+export const benchPgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1_000;
 

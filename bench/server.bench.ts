@@ -23,7 +23,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDb } from '../server/db/db.ts';
 import { statusOf, type UserRow } from '../server/domain/users.ts';
 import { botToken, firstId, players, refcodeOf, seedPlayers, totalClicks as storedClicks } from './click-players.ts';
-import { autocannon, cpuMs, postgresCpuMs } from './load.ts';
+import { autocannon, benchPgUrl, cpuMs, postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -35,7 +35,6 @@ const pipelining = Number(process.env.BENCH_PIPELINING ?? 1);
 // BENCH_RATE: an open-loop rate (requests/s over all connections) instead of as fast as answers come;
 // CPU per batch at one fixed rate compares two builds on a machine other work shares.
 const rate = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
-const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 type Target = 'postgres' | 'pglite' | 'memory' | 'noop';
 
@@ -140,7 +139,7 @@ const serve = async (target: Target) => {
     measured = m.measured;
     close = () => app!.close();
   } else {
-    const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', ...(target === 'postgres' ? { DATABASE_URL: pgUrl } : {}) });
+    const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', ...(target === 'postgres' ? { DATABASE_URL: benchPgUrl } : {}) });
     const db = await openDb(config, target === 'postgres' ? { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 12 } : { inMemory: true });
     await seedPlayers(db, nowMs);
     app = await createApp({ db, config, clock: systemClock });
