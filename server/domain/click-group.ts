@@ -149,6 +149,19 @@ interface GroupContext {
 export class RowCache extends BoundedMap<number, VersionedRow> {}
 
 /**
+ * Records `row` as the player's cached row. A player keeps one cached object, overwritten in place
+ * by each group. Caching each answer's row instead put a new object a batch in the cache, living
+ * until the player's next batch: it outlived the young generation, so the collector copied and
+ * promoted twice the bytes (docs/storage.md, "Click groups"). The cached object is never an
+ * answer's row (the plan copies it before the rule runs), so an answer keeps what its group wrote.
+ */
+const keep = (cache: RowCache, userId: number, row: VersionedRow): void => {
+  const kept = cache.get(userId);
+  if (kept === undefined) cache.set(userId, { ...row });
+  else Object.assign(kept, row);
+};
+
+/**
  * Applies one group of click batches; answers in request order, each after its write committed.
  * Players whose row the cache holds (as our last group left it) and whose taps change it: the rule
  * runs on that row and one statement writes them, if the stored row is still that version. The
@@ -188,6 +201,6 @@ export const applyClicks = async (db: Db, group: readonly Click[], now: () => nu
     writePart(db, fast, cachedRead, nowMs, ctx, viaRead, fast.length === cached.length ? probe : undefined),
     viaRead(indexed.filter(({ p }) => !fastIds.has(p.userId))),
   ]);
-  for (const { p, i } of indexed) cache.set(p.userId, answers[i]!.row);
+  for (const { p, i } of indexed) keep(cache, p.userId, answers[i]!.row);
   return answers;
 };

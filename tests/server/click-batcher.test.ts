@@ -116,6 +116,9 @@ describe.each(backends)('click groups (%s)', (backend) => {
     expect(fast.map((x) => x.accepted)).toEqual([1, 1]);
     expect(seen).toHaveLength(1);
     expect(seen.filter(isGroupWrite)).toHaveLength(1);
+    // The cache keeps one row a player, updated in place: an earlier answer still shows what its group wrote.
+    expect([first[0]!.row.total_click, fast[0]!.row.total_click, cache.get(a)?.total_click]).toEqual([2, 3, 3]);
+    expect(cache.get(a)).not.toBe(fast[0]!.row);
     // Another route moves a's row (MONEY balance, which the click rule does not read) behind the cache's back.
     await setBalances(h.db, a, { totalEarn: '500', totalMoney: '7' });
     await h.db.query('UPDATE users SET energy_level = energy_level + 1 WHERE id = $1', [a]);
