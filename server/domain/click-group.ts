@@ -146,20 +146,20 @@ interface GroupContext {
 }
 
 /** Player rows as our last group left them, bounded (docs/storage.md, "Click groups"). */
-export class RowCache extends BoundedMap<number, VersionedRow> {}
-
-/**
- * Records `row` as the player's cached row. A player keeps one cached object, overwritten in place
- * by each group. Caching each answer's row instead put a new object a batch in the cache, living
- * until the player's next batch: it outlived the young generation, so the collector copied and
- * promoted twice the bytes (docs/storage.md, "Click groups"). The cached object is never an
- * answer's row (the plan copies it before the rule runs), so an answer keeps what its group wrote.
- */
-const keep = (cache: RowCache, userId: number, row: VersionedRow): void => {
-  const kept = cache.get(userId);
-  if (kept === undefined) cache.set(userId, { ...row });
-  else Object.assign(kept, row);
-};
+export class RowCache extends BoundedMap<number, VersionedRow> {
+  /**
+   * Records `row` as the player's cached row. A player keeps one cached object, overwritten in
+   * place by each group. Caching each answer's row instead put a new object a batch in the cache,
+   * living until the player's next batch: it outlived the young generation, so the collector copied
+   * and promoted twice the bytes (docs/storage.md, "Click groups"). The cached object is never an
+   * answer's row (the plan copies it before the rule runs), so an answer keeps what its group wrote.
+   */
+  keep(userId: number, row: VersionedRow): void {
+    const kept = this.get(userId);
+    if (kept === undefined) this.set(userId, { ...row });
+    else Object.assign(kept, row);
+  }
+}
 
 /**
  * Applies one group of click batches; answers in request order, each after its write committed.
@@ -201,6 +201,6 @@ export const applyClicks = async (db: Db, group: readonly Click[], now: () => nu
     writePart(db, fast, cachedRead, nowMs, ctx, viaRead, fast.length === cached.length ? probe : undefined),
     viaRead(indexed.filter(({ p }) => !fastIds.has(p.userId))),
   ]);
-  for (const { p, i } of indexed) keep(cache, p.userId, answers[i]!.row);
+  for (const { p, i } of indexed) cache.keep(p.userId, answers[i]!.row);
   return answers;
 };
