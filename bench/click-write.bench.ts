@@ -56,13 +56,15 @@ const main = async () => {
   try {
     await seedPlayers(db, Date.now());
     const cache = new RowCache(100_000);
-    let next = 0;
     let seq = 0;
     // Players round-robin, so no player is in two groups at once (the batcher's rule) and every
     // player's row is cached after the first pass, as in steady play.
     const lane = async (size: number, groups: number) => {
       for (let g = 0; g < groups; g++) {
-        const group: Click[] = Array.from({ length: size }, () => ({ userId: firstId + (next++ % players), click: 1, batchId: `cw${seq++}` }));
+        const group: Click[] = Array.from({ length: size }, () => {
+          const n = seq++;
+          return { userId: firstId + (n % players), click: 1, batchId: `cw${n}` };
+        });
         const answers = await applyClicks(db, group, () => Date.now(), cache);
         for (const a of answers) accepted += a.accepted;
       }
