@@ -5,9 +5,11 @@
  * the answers against the taps stored), then writes the `server` section of bench/RESULTS.md.
  *
  * The server runs in a child process (this file with `--serve`), so the load generator and the
- * server do not share one event loop.
+ * server do not share one event loop. BENCH_PG_WORKERS and BENCH_STICKY (below) measure the
+ * PostgreSQL target as several workers, and players who keep to one connection.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -20,10 +22,10 @@ import { createApp } from '../server/app.ts';
 import { initDataFromHeader, initDataSecret, signInitData, verifyInitData, type VerifiedInitData } from '../server/auth/init-data.ts';
 import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDb } from '../server/db/db.ts';
+import { openDb, type Db } from '../server/db/db.ts';
 import { statusOf, type UserRow } from '../server/domain/users.ts';
 import { botToken, firstId, players, refcodeOf, seedPlayers, totalClicks as storedClicks } from './click-players.ts';
-import { autocannon, benchPgUrl, cpuMs, postgresCpuMs } from './load.ts';
+import { autocannon, benchPgUrl, cpuMs, postgresCpuMs, processCpuMs } from './load.ts';
 import { writeSection } from './results.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -126,7 +128,58 @@ const noopApp = () => {
   return { app, totalClicks: async () => 0, measured: async () => ({}) as Record<string, number> };
 };
 
+// BENCH_PG_WORKERS=N: the PostgreSQL target served by N workers on one port through node:cluster,
+// as `WORKERS=N npm start` runs the product (docs/scaling.md, "Several workers and the click path").
+const pgWorkers = Number(process.env.BENCH_PG_WORKERS ?? 1);
+// BENCH_STICKY=1: each connection sends the batches of its own players (connection k: players k,
+// k + connections, …), as a player's app on one keep-alive connection does; by default every
+// request takes the next player, so a player's batches arrive over every connection.
+const sticky = process.env.BENCH_STICKY === '1';
+
+const pgConfig = () => loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', DATABASE_URL: benchPgUrl });
+
+/** The measured batches (batchIds "m…") as stored: batchId → accepted. */
+const storedBatches = async (db: Db): Promise<Record<string, number>> => {
+  const r = await db.query<{ batch_id: string; accepted: number }>("SELECT batch_id, accepted FROM click_batches WHERE batch_id LIKE 'm%'");
+  return Object.fromEntries(r.rows.map((b) => [b.batch_id, b.accepted]));
+};
+
+/** One of BENCH_PG_WORKERS workers: the real app on the schema the primary seeded. */
+const serveWorker = async () => {
+  const config = pgConfig();
+  const db = await openDb(config, { schema: process.env.BENCH_SCHEMA!, poolSize: 12, migrate: false, keepSchema: true });
+  const app = await createApp({ db, config, clock: systemClock });
+  // listen(0) in cluster workers: the primary gives every worker the same port.
+  await app.listen({ host: '127.0.0.1', port: 0 });
+};
+
+/** The primary of BENCH_PG_WORKERS: seeds, forks the workers, answers the parent for all of them. */
+const servePgWorkers = async () => {
+  const schema = `t_bench_${randomBytes(4).toString('hex')}`;
+  const db = await openDb(pgConfig(), { schema, poolSize: 2 });
+  await seedPlayers(db, Date.now());
+  let port = 0;
+  for (let i = 0; i < pgWorkers; i++) {
+    const w = cluster.fork({ BENCH_SCHEMA: schema });
+    port = await new Promise<number>((resolve) => w.once('listening', (a) => resolve(a.port)));
+  }
+  const workers = () => Object.values(cluster.workers!).map((w) => w!);
+  process.on('message', async (m: string) => {
+    if (m === 'total') process.send!({ total: await storedClicks(db) });
+    if (m === 'cpu') process.send!({ cpu: workers().reduce((ms, w) => ms + processCpuMs(w.process.pid!), 0) });
+    if (m === 'batches') process.send!({ batches: await storedBatches(db) });
+    if (m === 'stop') {
+      for (const w of workers()) w.process.kill('SIGKILL');
+      await db.close();
+      process.exit(0);
+    }
+  });
+  process.send!({ port });
+};
+
 const serve = async (target: Target) => {
+  if (cluster.isWorker) return serveWorker();
+  if (target === 'postgres' && pgWorkers > 1) return servePgWorkers();
   const nowMs = Date.now();
   let totalClicks: () => Promise<number>;
   let measured: () => Promise<Record<string, number>>;
@@ -139,15 +192,12 @@ const serve = async (target: Target) => {
     measured = m.measured;
     close = () => app!.close();
   } else {
-    const config = loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', ...(target === 'postgres' ? { DATABASE_URL: benchPgUrl } : {}) });
+    const config = target === 'postgres' ? pgConfig() : loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production' });
     const db = await openDb(config, target === 'postgres' ? { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 12 } : { inMemory: true });
     await seedPlayers(db, nowMs);
     app = await createApp({ db, config, clock: systemClock });
     totalClicks = () => storedClicks(db);
-    measured = async () => {
-      const r = await db.query<{ batch_id: string; accepted: number }>("SELECT batch_id, accepted FROM click_batches WHERE batch_id LIKE 'm%'");
-      return Object.fromEntries(r.rows.map((b) => [b.batch_id, b.accepted]));
-    };
+    measured = () => storedBatches(db);
     close = async () => {
       await app!.close();
       await db.close();
@@ -193,36 +243,47 @@ const run = async (target: Target) => {
   const { child, port } = await startServer(target);
   const auths = Array.from({ length: players }, (_, i) => `tma ${signInitData(botToken, { user: { id: firstId + i, first_name: 'Bench', username: `bench${firstId + i}` } })}`);
   let seq = 0;
+  let stickyNext = 0;
+  /** Connection k's players in turn: k, k + connections, … */
+  const stickyPlayers = (k: number) => {
+    const own = Math.floor(players / connections);
+    let i = 0;
+    return () => k + connections * (i++ % own);
+  };
   // batchId → accepted, for every answered batch of the measured run (batchIds "m…").
   const answered = new Map<string, number>();
   const tapsPerBatch = 3;
   let prefix = 'w';
-  const load = (limit: { duration: number } | { amount: number }, measure: boolean) =>
-    autocannon({
+  let measureNow = false;
+  const request = (who: (n: number) => number) => ({
+    method: 'POST',
+    setupRequest: (req: Record<string, unknown>) => {
+      const n = seq++;
+      return {
+        ...req,
+        headers: { 'content-type': 'application/json', authorization: auths[who(n)]! },
+        body: `{"click":${tapsPerBatch},"batchId":"${prefix}${n}","seq":${n}}`,
+      };
+    },
+    onResponse: (status: number, body: string) => {
+      if (!measureNow || status !== 200) return;
+      const m = /"batchId":"(m\d+)","accepted":(\d+)/.exec(body);
+      if (m !== null) answered.set(m[1]!, Number(m[2]));
+    },
+  });
+  const load = (limit: { duration: number } | { amount: number }, measure: boolean) => {
+    measureNow = measure;
+    return autocannon({
       url: `http://127.0.0.1:${port}${apiPrefix}/click`,
       connections,
       pipelining,
       ...(rate !== undefined && measure ? { overallRate: rate } : {}),
       ...limit,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req: Record<string, unknown>) => {
-            const n = seq++;
-            return {
-              ...req,
-              headers: { 'content-type': 'application/json', authorization: auths[n % players]! },
-              body: `{"click":${tapsPerBatch},"batchId":"${prefix}${n}","seq":${n}}`,
-            };
-          },
-          onResponse: (status: number, body: string) => {
-            if (!measure || status !== 200) return;
-            const m = /"batchId":"(m\d+)","accepted":(\d+)/.exec(body);
-            if (m !== null) answered.set(m[1]!, Number(m[2]));
-          },
-        },
-      ],
+      requests: [request((n) => n % players)],
+      // Sticky: autocannon resets a request's context each time, so each client gets its own request.
+      ...(sticky ? { setupClient: (client: { setRequests(r: unknown[]): void }) => client.setRequests([request(stickyPlayers(stickyNext++ % connections))]) } : {}),
     });
+  };
   // Warm-up: every player's first call verifies their init data and checks the profile row.
   await load({ amount: players }, false);
   const before = await ask<number>(child, 'total');
@@ -332,7 +393,7 @@ const main = async () => {
     'server',
     `## API server: POST /click (\`npm run bench:server\`)
 
-autocannon, ${connections} connections${pipelining > 1 ? `, pipelining ${pipelining}` : ''}, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (round-robin init data, pre-signed), ${3} taps a batch, unique batchIds. ${rounds} interleaved round${rounds === 1 ? '' : 's'} of all targets (each round in a rotated order); each row is the target's round with the median batches/s, its ratio the median of the per-round ratios (listed in brackets), and lost / counted twice are summed over all rounds. Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores). "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. CPU per batch is measured over the run (process.cpuUsage of generator and server, /proc of every postgres process including those that ended); the last column divides the machine's cores by that sum, i.e. the best this setup could do with the whole machine to itself. Grouped commits: concurrent batches share one group, written by one autocommitted statement (a compare-and-swap UPDATE of all their players plus the INSERTs of their batch ids and ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map. "noop (ceiling)" is the same request against a Fastify route that only answers a constant ~1 KB body: what this machine's HTTP stack plus the load generator can do at all.
+autocannon, ${connections} connections${pipelining > 1 ? `, pipelining ${pipelining}` : ''}, ${durationS} s after a warm-up, ${players.toLocaleString('en')} players (${sticky ? 'each connection its own players' : 'round-robin init data'}, pre-signed),${pgWorkers > 1 ? ` PostgreSQL served by ${pgWorkers} workers on one port (node:cluster, as WORKERS does),` : ''} ${3} taps a batch, unique batchIds. ${rounds} interleaved round${rounds === 1 ? '' : 's'} of all targets (each round in a rotated order); each row is the target's round with the median batches/s, its ratio the median of the per-round ratios (listed in brackets), and lost / counted twice are summed over all rounds. Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores). "lost" = taps accepted in an answer but missing from that batch's stored record; "counted twice" = taps in totalClick beyond the stored batches (taps stored includes requests cut off at the end, which still commit). Server in a child process on the same 2-core machine as the load generator. CPU per batch is measured over the run (process.cpuUsage of generator and server, /proc of every postgres process including those that ended); the last column divides the machine's cores by that sum, i.e. the best this setup could do with the whole machine to itself. Grouped commits: concurrent batches share one group, written by one autocommitted statement (a compare-and-swap UPDATE of all their players plus the INSERTs of their batch ids and ledger rows); each answer waits for its group's commit. "memory" is the same route (schema, init-data check, engine rule, status answer) with state in a Map. "noop (ceiling)" is the same request against a Fastify route that only answers a constant ~1 KB body: what this machine's HTTP stack plus the load generator can do at all.
 
 | Storage | batches/s | p50 ms | p99 ms | requests | non-2xx/errors | taps accepted in answers | taps stored | lost | counted twice | ratio vs memory | CPU ms per 1,000 batches: generator / server / PostgreSQL | batches/s if ${cores} idle cores did only this |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
