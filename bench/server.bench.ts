@@ -153,9 +153,22 @@ const serveWorker = async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
 };
 
-/** The primary of BENCH_PG_WORKERS: seeds, forks the workers, answers the parent for all of them. */
-const servePgWorkers = async () => {
-  const schema = `t_bench_${randomBytes(4).toString('hex')}`;
+/** A served target, as the parent asks about it over IPC. */
+interface Served {
+  port: number;
+  totalClicks(): Promise<number>;
+  measured(): Promise<Record<string, number>>;
+  /** CPU time (ms) of the processes that serve the route. */
+  cpu(): number;
+  close(): Promise<void>;
+}
+
+/** A schema of its own for each PostgreSQL run (dropped when its database handle closes). */
+const benchSchema = () => `t_bench_${randomBytes(4).toString('hex')}`;
+
+/** The primary of BENCH_PG_WORKERS: seeds, forks the workers, and counts their CPU. */
+const servePgWorkers = async (): Promise<Served> => {
+  const schema = benchSchema();
   const db = await openDb(pgConfig(), { schema, poolSize: 2 });
   await seedPlayers(db, Date.now());
   let port = 0;
@@ -164,23 +177,20 @@ const servePgWorkers = async () => {
     port = await new Promise<number>((resolve) => w.once('listening', (a) => resolve(a.port)));
   }
   const workers = () => Object.values(cluster.workers!).map((w) => w!);
-  process.on('message', async (m: string) => {
-    if (m === 'total') process.send!({ total: await storedClicks(db) });
-    if (m === 'cpu') process.send!({ cpu: workers().reduce((ms, w) => ms + processCpuMs(w.process.pid!), 0) });
-    if (m === 'batches') process.send!({ batches: await storedBatches(db) });
-    if (m === 'stop') {
+  return {
+    port,
+    totalClicks: () => storedClicks(db),
+    measured: () => storedBatches(db),
+    cpu: () => workers().reduce((ms, w) => ms + processCpuMs(w.process.pid!), 0),
+    close: async () => {
       for (const w of workers()) w.process.kill('SIGKILL');
       await db.close();
-      process.exit(0);
-    }
-  });
-  process.send!({ port });
+    },
+  };
 };
 
-const serve = async (target: Target) => {
-  if (cluster.isWorker) return serveWorker();
-  if (target === 'postgres' && pgWorkers > 1) return servePgWorkers();
-  const nowMs = Date.now();
+/** One process serving `target`. */
+const serveOne = async (target: Target): Promise<Served> => {
   let totalClicks: () => Promise<number>;
   let measured: () => Promise<Record<string, number>>;
   let close: () => Promise<void>;
@@ -193,8 +203,8 @@ const serve = async (target: Target) => {
     close = () => app!.close();
   } else {
     const config = target === 'postgres' ? pgConfig() : loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production' });
-    const db = await openDb(config, target === 'postgres' ? { schema: `t_bench_${randomBytes(4).toString('hex')}`, poolSize: 12 } : { inMemory: true });
-    await seedPlayers(db, nowMs);
+    const db = await openDb(config, target === 'postgres' ? { schema: benchSchema(), poolSize: 12 } : { inMemory: true });
+    await seedPlayers(db, Date.now());
     app = await createApp({ db, config, clock: systemClock });
     totalClicks = () => storedClicks(db);
     measured = () => storedBatches(db);
@@ -206,16 +216,22 @@ const serve = async (target: Target) => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { port, totalClicks, measured, cpu: () => cpuMs(process.cpuUsage()), close };
+};
+
+const serve = async (target: Target) => {
+  if (cluster.isWorker) return serveWorker();
+  const served = target === 'postgres' && pgWorkers > 1 ? await servePgWorkers() : await serveOne(target);
   process.on('message', async (m: string) => {
-    if (m === 'total') process.send!({ total: await totalClicks() });
-    if (m === 'cpu') process.send!({ cpu: cpuMs(process.cpuUsage()) });
-    if (m === 'batches') process.send!({ batches: await measured() });
+    if (m === 'total') process.send!({ total: await served.totalClicks() });
+    if (m === 'cpu') process.send!({ cpu: served.cpu() });
+    if (m === 'batches') process.send!({ batches: await served.measured() });
     if (m === 'stop') {
-      await close();
+      await served.close();
       process.exit(0);
     }
   });
-  process.send!({ port });
+  process.send!({ port: served.port });
 };
 
 // ---------------------------------------------------------------- load generator (parent)
