@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { catalogsPlugin } from './server/web/vite-catalogs.ts';
+import { precompressPlugin } from './server/web/vite-precompress.ts';
 
 /** Debian's Chromium; no npm package downloads a browser of its own. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -10,8 +11,9 @@ export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-backgro
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
 export default defineConfig({
-  // catalogsPlugin: `*.json?catalog` imports are compiled Lingui catalogs (docs/i18n.md).
-  plugins: [react(), catalogsPlugin()],
+  // catalogsPlugin: `*.json?catalog` imports are compiled Lingui catalogs (docs/i18n.md);
+  // precompressPlugin: brotli and gzip forms beside the built files (docs/decisions/launch.md).
+  plugins: [react(), catalogsPlugin(), precompressPlugin()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -59,19 +59,33 @@ export const makeAsset = (path: string, body: Buffer): Asset => {
   };
 };
 
-/** The compressed body for an encoding, made once and kept. */
+/** Brotli q9 or gzip 9 of `body`: the one way a body is compressed, at build time or by the server. */
+export const compress = (body: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> =>
+  encoding === 'br'
+    ? brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gz(body, { level: 9 });
+
+/** The compressed body for an encoding, made once and kept (or read from the build, see loadAssets). */
 export const encodedBody = (asset: Asset, encoding: Encoding): Promise<Buffer> | Buffer => {
   if (encoding === 'identity' || !asset.compressible) return asset.body;
   let made = asset.encoded[encoding];
   if (!made) {
-    made =
-      encoding === 'br'
-        ? brotli(asset.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: asset.body.length } })
-        : gz(asset.body, { level: 9 });
+    made = compress(asset.body, encoding);
     asset.encoded[encoding] = made;
   }
   return made;
 };
+
+/** The file beside an asset that holds its compressed form, by encoding. */
+export const precompressedSuffix = { br: '.br', gzip: '.gz' } as const satisfies Record<Exclude<Encoding, 'identity'>, string>;
+
+/**
+ * Whether the build writes an asset's compressed forms beside it and the server compresses it at
+ * start when it finds none: every compressible file but source maps (only a debugger asks for
+ * them, so they are compressed on a first request) and the raw `/index.html` (never served: the
+ * server serves its own documents made from it). docs/decisions/launch.md, "Static files".
+ */
+export const precompressed = (url: string, asset: Asset): boolean => asset.compressible && !url.endsWith('.map') && url !== '/index.html';
 
 /** Picks br, then gzip, from an Accept-Encoding header (q=0 refuses). */
 export const pickEncoding = (acceptEncoding: string | undefined): Encoding => {
@@ -88,25 +102,47 @@ export const pickEncoding = (acceptEncoding: string | undefined): Encoding => {
   return 'identity';
 };
 
-/** Every file under `dir`, keyed by URL path ("/assets/index-abc.js"). */
+/** The compressed form of `full` the build wrote beside it, unless it is missing or older than the file. */
+const readPrecompressed = (full: string, stat: Stats, encoding: Exclude<Encoding, 'identity'>): Buffer | undefined => {
+  const path = full + precompressedSuffix[encoding];
+  return existsSync(path) && statSync(path).mtimeMs >= stat.mtimeMs ? readFileSync(path) : undefined;
+};
+
+/**
+ * Every file under `dir`, keyed by URL path ("/assets/index-abc.js"). An asset's compressed forms
+ * written by the build (`x.js.br`, `x.js.gz`) become its encoded bodies, not files of their own.
+ */
 export const loadAssets = (dir: string): Map<string, Asset> => {
   const assets = new Map<string, Asset>();
+  const compressedForms = new Set<string>();
   const walk = (at: string): void => {
     for (const name of readdirSync(at)) {
       const full = join(at, name);
-      if (statSync(full).isDirectory()) walk(full);
+      const stat = statSync(full);
+      if (stat.isDirectory()) walk(full);
       else {
         const url = `/${relative(dir, full).split(sep).join('/')}`;
-        assets.set(url, makeAsset(url, readFileSync(full)));
+        const asset = makeAsset(url, readFileSync(full));
+        assets.set(url, asset);
+        if (!precompressed(url, asset)) continue;
+        for (const encoding of ['br', 'gzip'] as const) {
+          compressedForms.add(url + precompressedSuffix[encoding]);
+          const body = readPrecompressed(full, stat, encoding);
+          if (body) asset.encoded[encoding] = Promise.resolve(body);
+        }
       }
     }
   };
   walk(dir);
+  for (const url of compressedForms) assets.delete(url);
   return assets;
 };
 
-/** Starts compressing the text assets in the background, so first requests do not wait for it. */
+/**
+ * Starts compressing, in the background, what has no compressed form yet (the build's are read by
+ * loadAssets), so first requests do not wait for it.
+ */
 export const warmCompression = (assets: Iterable<Asset>): Promise<void> =>
-  Promise.all([...assets].flatMap((a) => (a.compressible ? [encodedBody(a, 'br'), encodedBody(a, 'gzip')] : []))).then(
-    () => undefined,
-  );
+  Promise.all(
+    [...assets].flatMap((a) => (a.compressible && !(a.encoded.br && a.encoded.gzip) ? [encodedBody(a, 'br'), encodedBody(a, 'gzip')] : [])),
+  ).then(() => undefined);

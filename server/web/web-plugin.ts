@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
-import { encodedBody, loadAssets, makeAsset, pickEncoding, warmCompression, type Asset } from './asset-store.ts';
+import { encodedBody, loadAssets, makeAsset, pickEncoding, precompressed, warmCompression, type Asset } from './asset-store.ts';
 import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/i18n/locales.ts';
 import { injectConfig, localizeHtml } from './index-html.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -89,5 +89,5 @@ export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<voi
     return sendDocument(req, reply, 404);
   });
 
-  return warmCompression([...indexes.values(), ...[...assets].filter(([p]) => !p.endsWith('.map')).map(([, a]) => a)]);
+  return warmCompression([...indexes.values(), ...[...assets].filter(([url, a]) => precompressed(url, a)).map(([, a]) => a)]);
 };
