@@ -83,7 +83,7 @@ export const precompressedSuffix = { br: '.br', gzip: '.gz' } as const satisfies
  * Whether the build writes an asset's compressed forms beside it and the server compresses it at
  * start when it finds none: every compressible file but source maps (only a debugger asks for
  * them, so they are compressed on a first request) and the raw `/index.html` (never served: the
- * server serves its own documents made from it). docs/decisions/launch.md, "Static files".
+ * server serves its own documents made from it). docs/decisions/launch.md, "The build compresses".
  */
 export const precompressed = (url: string, asset: Asset): boolean => asset.compressible && !url.endsWith('.map') && url !== '/index.html';
 

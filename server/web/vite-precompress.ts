@@ -5,8 +5,8 @@ import { compress, loadAssets, precompressed, precompressedSuffix } from './asse
 
 /**
  * Writes each built file's brotli and gzip forms beside it (`x.js.br`, `x.js.gz`), so that no
- * server process compresses the client again at every start (docs/decisions/launch.md, "Static
- * files"). The same rule and settings as the server's own compression (asset-store.ts).
+ * server process compresses the client again at every start (docs/decisions/launch.md, "The build
+ * compresses"). The same rule and settings as the server's own compression (asset-store.ts).
  */
 export const precompressPlugin = (): Plugin => {
   let outDir = 'dist';
