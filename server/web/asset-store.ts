@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -102,39 +102,37 @@ export const pickEncoding = (acceptEncoding: string | undefined): Encoding => {
   return 'identity';
 };
 
-/** The compressed form of `full` the build wrote beside it, unless it is missing or older than the file. */
-const readPrecompressed = (full: string, stat: Stats, encoding: Exclude<Encoding, 'identity'>): Buffer | undefined => {
-  const path = full + precompressedSuffix[encoding];
-  return existsSync(path) && statSync(path).mtimeMs >= stat.mtimeMs ? readFileSync(path) : undefined;
-};
-
 /**
  * Every file under `dir`, keyed by URL path ("/assets/index-abc.js"). An asset's compressed forms
- * written by the build (`x.js.br`, `x.js.gz`) become its encoded bodies, not files of their own.
+ * written by the build (`x.js.br`, `x.js.gz`) become its encoded bodies, not files of their own; a
+ * form older than its file is left out, and the server compresses that file itself.
  */
 export const loadAssets = (dir: string): Map<string, Asset> => {
-  const assets = new Map<string, Asset>();
-  const compressedForms = new Set<string>();
+  const files = new Map<string, { full: string; stat: Stats }>();
   const walk = (at: string): void => {
     for (const name of readdirSync(at)) {
       const full = join(at, name);
       const stat = statSync(full);
       if (stat.isDirectory()) walk(full);
-      else {
-        const url = `/${relative(dir, full).split(sep).join('/')}`;
-        const asset = makeAsset(url, readFileSync(full));
-        assets.set(url, asset);
-        if (!precompressed(url, asset)) continue;
-        for (const encoding of ['br', 'gzip'] as const) {
-          compressedForms.add(url + precompressedSuffix[encoding]);
-          const body = readPrecompressed(full, stat, encoding);
-          if (body) asset.encoded[encoding] = Promise.resolve(body);
-        }
-      }
+      else files.set(`/${relative(dir, full).split(sep).join('/')}`, { full, stat });
     }
   };
   walk(dir);
-  for (const url of compressedForms) assets.delete(url);
+  const assets = new Map<string, Asset>();
+  const forms = new Set<string>();
+  // Sorted, a file comes before its forms (its URL is a prefix of theirs): no form is read twice.
+  for (const [url, { full, stat }] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (forms.has(url)) continue;
+    const asset = makeAsset(url, readFileSync(full));
+    assets.set(url, asset);
+    if (!precompressed(url, asset)) continue;
+    for (const encoding of ['br', 'gzip'] as const) {
+      const formUrl = url + precompressedSuffix[encoding];
+      forms.add(formUrl);
+      const form = files.get(formUrl);
+      if (form && form.stat.mtimeMs >= stat.mtimeMs) asset.encoded[encoding] = Promise.resolve(readFileSync(form.full));
+    }
+  }
   return assets;
 };
 
@@ -143,6 +141,6 @@ export const loadAssets = (dir: string): Map<string, Asset> => {
  * loadAssets), so first requests do not wait for it.
  */
 export const warmCompression = (assets: Iterable<Asset>): Promise<void> =>
-  Promise.all(
-    [...assets].flatMap((a) => (a.compressible && !(a.encoded.br && a.encoded.gzip) ? [encodedBody(a, 'br'), encodedBody(a, 'gzip')] : [])),
-  ).then(() => undefined);
+  Promise.all([...assets].flatMap((a) => (a.compressible ? [encodedBody(a, 'br'), encodedBody(a, 'gzip')] : []))).then(
+    () => undefined,
+  );
