@@ -76,6 +76,9 @@ export const encodedBody = (asset: Asset, encoding: Encoding): Promise<Buffer> |
   return made;
 };
 
+/** The encodings the server compresses to, and the build writes forms of. */
+export const compressedEncodings = ['br', 'gzip'] as const satisfies readonly Exclude<Encoding, 'identity'>[];
+
 /** The file beside an asset that holds its compressed form, by encoding. */
 export const precompressedSuffix = { br: '.br', gzip: '.gz' } as const satisfies Record<Exclude<Encoding, 'identity'>, string>;
 
@@ -126,7 +129,7 @@ export const loadAssets = (dir: string): Map<string, Asset> => {
     const asset = makeAsset(url, readFileSync(full));
     assets.set(url, asset);
     if (!precompressed(url, asset)) continue;
-    for (const encoding of ['br', 'gzip'] as const) {
+    for (const encoding of compressedEncodings) {
       const formUrl = url + precompressedSuffix[encoding];
       forms.add(formUrl);
       const form = files.get(formUrl);
@@ -141,6 +144,6 @@ export const loadAssets = (dir: string): Map<string, Asset> => {
  * loadAssets), so first requests do not wait for it.
  */
 export const warmCompression = (assets: Iterable<Asset>): Promise<void> =>
-  Promise.all([...assets].flatMap((a) => (a.compressible ? [encodedBody(a, 'br'), encodedBody(a, 'gzip')] : []))).then(
+  Promise.all([...assets].flatMap((a) => (a.compressible ? compressedEncodings.map((e) => encodedBody(a, e)) : []))).then(
     () => undefined,
   );

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { compress, loadAssets, precompressed, precompressedSuffix } from './asset-store.ts';
+import { compress, compressedEncodings, loadAssets, precompressed, precompressedSuffix } from './asset-store.ts';
 
 /**
  * Writes each built file's brotli and gzip forms beside it (`x.js.br`, `x.js.gz`), so that no
@@ -21,7 +21,7 @@ export const precompressPlugin = (): Plugin => {
       const writes = [...loadAssets(outDir)]
         .filter(([url, asset]) => precompressed(url, asset))
         .flatMap(([url, asset]) =>
-          (['br', 'gzip'] as const).map(async (encoding) => writeFile(join(outDir, url + precompressedSuffix[encoding]), await compress(asset.body, encoding))),
+          compressedEncodings.map(async (encoding) => writeFile(join(outDir, url + precompressedSuffix[encoding]), await compress(asset.body, encoding))),
         );
       await Promise.all(writes);
     },
