@@ -141,6 +141,12 @@ export const click = async (el: HTMLElement): Promise<void> => {
   await act(async () => el.click());
 };
 
+/** One pointer event on `target` (the coin counts a tap per `pointerdown` per pointerId). */
+export const pointer = async (target: Element, type: 'pointerdown' | 'pointerup', pointerId: number): Promise<void> =>
+  act(async () => {
+    target.dispatchEvent(new PointerEvent(type, { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
+  });
+
 export const typeInto = async (input: HTMLInputElement, value: string): Promise<void> => {
   await act(async () => {
     const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;

@@ -1,16 +1,11 @@
-import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $energy, $totalClick } from '../../../src/engine-client/signals.ts';
 import { resetMoneyDream } from '../../../src/mini-app/home/money-dream-popup.tsx';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, pointer } from './harness.tsx';
 
 afterEach(cleanup);
 
-const pointer = async (target: Element, type: string, pointerId: number) =>
-  act(async () => {
-    target.dispatchEvent(new PointerEvent(type, { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
-  });
 
 describe('home', () => {
   it('shows the player, the rank, the money, the energy and the auto-earn rate', async () => {

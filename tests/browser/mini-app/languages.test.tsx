@@ -6,7 +6,7 @@ import appRu from '../../../engine/i18n/catalogs/app/ru.json';
 import { activateLocale } from '../../../src/i18n/i18n.ts';
 import { startLocaleOf } from '../../../src/mini-app/locale.ts';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, pointer } from './harness.tsx';
 
 /** The mini-app in the player's language (docs/i18n.md "The mini-app"). */
 afterEach(async () => {
@@ -16,10 +16,6 @@ afterEach(async () => {
 
 const nav = () => document.querySelector('nav.nav')?.textContent ?? '';
 const navOf = (c: Record<string, string>) => ['home', 'earn', 'boost', 'invite', 'wallet'].map((k) => c[`app.nav.${k}`]).join('');
-const pointer = async (target: Element, type: string, pointerId: number) =>
-  act(async () => {
-    target.dispatchEvent(new PointerEvent(type, { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
-  });
 
 describe('languages', () => {
   it('starts in the language the server remembers, else Telegram\'s, else English', () => {
@@ -40,7 +36,8 @@ describe('languages', () => {
     // §9's money notation is the same in every language.
     expect((await find('[data-testid="balance"]')).textContent).toBe('18,250.50');
     expect((await find('[data-testid="energy"]')).textContent).toBe('0 / 1000');
-    await pointer(await find('.coin__button'), 'pointerdown', 1);
+    // button() waits for the screen's effects, which attach the coin's pointer listeners.
+    await pointer(await button(appRu['app.home.tapCoin']), 'pointerdown', 1);
     await findToast(appRu['app.msg.noEnergy']);
   });
 

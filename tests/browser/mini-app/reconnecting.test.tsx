@@ -2,15 +2,14 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $online, $pendingTaps, $totalClick } from '../../../src/engine-client/signals.ts';
 import { messages, notify } from '../../../src/mini-app/messages.ts';
-import { button, cleanup, find, mountApp, toasts } from './harness.tsx';
+import { button, cleanup, find, mountApp, pointer, toasts } from './harness.tsx';
 
 afterEach(cleanup);
 
-const tap = async (coin: Element, pointerId: number) =>
-  act(async () => {
-    coin.dispatchEvent(new PointerEvent('pointerdown', { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
-    coin.dispatchEvent(new PointerEvent('pointerup', { pointerId, bubbles: true, clientX: 150, clientY: 150 }));
-  });
+const tap = async (coin: Element, pointerId: number) => {
+  await pointer(coin, 'pointerdown', pointerId);
+  await pointer(coin, 'pointerup', pointerId);
+};
 
 describe('reconnecting', () => {
   it('shows one calm line instead of error toasts while the server answers 503, and catches up by itself', async () => {
