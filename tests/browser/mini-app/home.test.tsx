@@ -6,7 +6,6 @@ import { button, cleanup, click, find, findText, findToast, mountApp, pointer } 
 
 afterEach(cleanup);
 
-
 describe('home', () => {
   it('shows the player, the rank, the money, the energy and the auto-earn rate', async () => {
     await mountApp('/');
