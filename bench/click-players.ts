@@ -3,7 +3,7 @@
  * bot token their init data is signed with, and their rows.
  */
 import { economy } from '../engine/economy.ts';
-import type { Queryable } from '../server/db/db.ts';
+import type { Queryable } from '../server/core/db/db.ts';
 
 export const players = 10_000;
 export const firstId = 6_000_000_000;

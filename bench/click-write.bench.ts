@@ -11,10 +11,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { loadConfig } from '../server/config.ts';
-import { openDb } from '../server/db/db.ts';
-import { applyClicks, RowCache } from '../server/domain/click-group.ts';
-import type { Click } from '../server/domain/click-sql.ts';
+import { loadConfig } from '../server/core/config/config.ts';
+import { openDb } from '../server/core/db/db.ts';
+import { applyClicks, RowCache } from '../server/clicks/click-group.ts';
+import type { Click } from '../server/clicks/click-sql.ts';
 import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
 import { benchPgUrl, postgresCpuMs } from './load.ts';
 import { writeSection } from './results.ts';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pgliteTemplateFile } from '../server/db/pglite-template.ts';
+import { pgliteTemplateFile } from '../server/core/db/pglite-template.ts';
 import { removeDir, startServer, tempDataDir } from '../tests/e2e/harness.ts';
 import { writeSection } from './results.ts';
 

@@ -4,7 +4,7 @@
  * quarter of them at 0 MONEY (ties), and player 1 a referrer with 20,000 friends (one in five
  * still pending). Balances come from a multiplicative hash of the index, so the run is repeatable.
  */
-import type { Db, Queryable } from '../server/db/db.ts';
+import type { Db, Queryable } from '../server/core/db/db.ts';
 
 export const firstId = 7_000_000_000;
 export const referrerId = firstId + 1;

@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { apiPrefix } from '../engine/api-types.ts';
 import { takeSnapshot } from '../server/airdrop/snapshot.ts';
 import { createApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openDb } from '../server/db/db.ts';
+import { loadConfig } from '../server/core/config/config.ts';
+import { openDb } from '../server/core/db/db.ts';
 import { writeSection } from './results.ts';
 
 const n = Number(process.argv[2] ?? 1_000_000);

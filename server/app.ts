@@ -1,17 +1,17 @@
-import { withRedaction } from './log-redaction.ts';
+import { withRedaction } from './core/log-redaction.ts';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminApiPrefix } from '../engine/admin-types.ts';
 import { apiPrefix } from '../engine/api-types.ts';
-import { createFrozenSet } from './admin/frozen-set.ts';
-import { createAuthenticate } from './auth/authenticate.ts';
-import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { Db } from './db/db.ts';
-import { seedTasks } from './domain/tasks.ts';
-import { installErrorHandler } from './http/errors.ts';
-import { installValidation } from './http/validation.ts';
-import type { RouteContext } from './route-context.ts';
+import { createFrozenSet } from './players/frozen-set.ts';
+import { createAuthenticate } from './players/authenticate.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import type { Config } from './core/config/config.ts';
+import type { Db } from './core/db/db.ts';
+import { seedTasks } from './tasks/tasks.ts';
+import { installErrorHandler } from './routes/error-handler.ts';
+import { installValidation } from './routes/validation.ts';
+import type { RouteContext } from './routes/route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { languageRoutes } from './routes/language.ts';
@@ -23,8 +23,8 @@ import { referralRoutes } from './routes/referrals.ts';
 import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { walletRoutes } from './routes/wallet.ts';
-import type { RedisHandle } from './redis.ts';
-import type { OutsideServices } from './domain/task-evidence.ts';
+import type { RedisHandle } from './core/redis.ts';
+import type { OutsideServices } from './tasks/task-evidence.ts';
 
 export interface AppDeps {
   db: Db;
@@ -33,7 +33,7 @@ export interface AppDeps {
   clock?: Clock;
   /** Outside services; without them, tasks that need one are refused (fail closed). */
   services?: OutsideServices;
-  /** REDIS_URL's connection (server/redis.ts); optional everywhere. */
+  /** REDIS_URL's connection (server/core/redis.ts); optional everywhere. */
   redis?: RedisHandle;
   /** Fastify logger option (default off; main.ts turns it on). */
   logger?: boolean | object;
@@ -41,7 +41,7 @@ export interface AppDeps {
 
 /**
  * Builds the API: every route under apiPrefix, the OpenAPI document at `${apiPrefix}/openapi.json`,
- * tasks seeded from server/seed/tasks.json. Binds no port (main.ts listens; tests use inject).
+ * tasks seeded from server/tasks/seed-tasks.json. Binds no port (main.ts listens; tests use inject).
  */
 export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const app = Fastify({

@@ -7,11 +7,11 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { demoStandInsOn, loadConfig, type Config } from './config.ts';
-import { openDb, type Db } from './db/db.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import { demoStandInsOn, loadConfig, type Config } from './core/config/config.ts';
+import { openDb, type Db } from './core/db/db.ts';
 import { adminLaunchUrl, registerDevAdmin, withDevAdmin } from './dev/dev-admin.ts';
-import { openRedis } from './redis.ts';
+import { openRedis } from './core/redis.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
 import { demoBanner, demoExchangeUid, registerDemoRoutes, startDemoStandIns } from './dev/demo-stand-ins.ts';
 import { devTokenFile, resolveBotToken } from './dev/dev-token.ts';
@@ -19,10 +19,10 @@ import { launchUrl } from './dev/launch-url.ts';
 import { ensureClientBuilt } from './web/build-client.ts';
 import { publicConfigOf } from './web/public-config.ts';
 import { registerWeb } from './web/web-plugin.ts';
-import { startOutsideBackground, stopBot } from './bot/runtime.ts';
-import { createOutsideServices } from './services/outside-services.ts';
-import { pollsUpdates, startCluster } from './cluster.ts';
-import { closeServer, installShutdown } from './shutdown.ts';
+import { startOutsideBackground, stopBot } from './background/runtime.ts';
+import { createOutsideServices } from './tasks/outside-services.ts';
+import { pollsUpdates, startCluster } from './core/cluster.ts';
+import { closeServer, installShutdown } from './core/shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,7 +45,7 @@ const main = async (): Promise<void> => {
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
-  // WORKERS > 1: this process only forks and watches the API workers (server/cluster.ts).
+  // WORKERS > 1: this process only forks and watches the API workers (server/core/cluster.ts).
   if (startCluster(config.WORKERS)) return;
   const testClock = config.TEST_MODE ? offsetClock() : undefined;
   const clock: Clock = testClock ?? systemClock;
@@ -61,7 +61,7 @@ const main = async (): Promise<void> => {
   // The jobs' long statements (a rank rebuild over every player) run on a small pool of their own,
   // bounded at 10 minutes instead of the request paths' 5 s (docs/faults.md); PGlite is one connection.
   const jobsDb: Db | undefined = config.DATABASE_URL !== undefined ? await openDb(config, { queryTimeoutMs: 600_000, poolSize: 3, migrate: false }) : undefined;
-  // Optional; a Redis fault never stops the server (server/redis.ts), ranks then come from PostgreSQL.
+  // Optional; a Redis fault never stops the server (server/core/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
   try {
@@ -94,7 +94,7 @@ const main = async (): Promise<void> => {
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
   const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}), ...(jobsDb !== undefined ? { jobsDb } : {}) });
 
-  // SIGTERM/SIGINT: bounded steps that never skip each other (server/shutdown.ts).
+  // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
     { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },

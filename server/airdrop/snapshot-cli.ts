@@ -4,8 +4,8 @@
  * server runs on it), and prints the Merkle root for the jetton master. Same code and the same
  * idempotence as POST /public/airdrop/snapshot, without holding an API process's event loop.
  */
-import { loadConfig } from '../config.ts';
-import { openDb } from '../db/db.ts';
+import { loadConfig } from '../core/config/config.ts';
+import { openDb } from '../core/db/db.ts';
 import { takeSnapshot } from './snapshot.ts';
 
 const [round, startFrom, expireAt] = process.argv.slice(2).map(Number);

@@ -3,9 +3,9 @@
  * TEP-177 dictionary, stores it (BoC in chunks) with its Merkle root. A round is immutable once
  * built: asking again returns what was built and changes nothing.
  */
-import type { Db, Queryable } from '../db/db.ts';
-import { transaction } from '../db/retry.ts';
-import { invalid, conflict } from '../domain/errors.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
+import { transaction } from '../core/db/retry.ts';
+import { invalid, conflict } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 

@@ -4,9 +4,9 @@
  * before anything here runs, so a refused proof changes nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/db.ts';
-import { transaction } from '../db/retry.ts';
-import { conflict } from '../domain/errors.ts';
+import type { Db } from '../core/db/db.ts';
+import { transaction } from '../core/db/retry.ts';
+import { conflict } from '../core/errors.ts';
 import type { VerifiedWallet } from './ton-proof.ts';
 
 const hashOf = (payload: string) => createHash('sha256').update(payload).digest('hex');

@@ -4,7 +4,7 @@
  */
 import { Bot, InlineKeyboard } from 'grammy';
 import { localeForLanguageCode, locales } from '../../engine/i18n/locales.ts';
-import { catalogText } from '../i18n/catalog-text.ts';
+import { catalogText } from '../core/catalog-text.ts';
 
 /** The /start reply in each language, made once when the bot is built (docs/i18n.md). */
 const startTexts = () =>

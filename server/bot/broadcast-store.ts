@@ -4,7 +4,7 @@
  * is 'sending' from its claim until its answer is recorded; a row left 'sending' past the lease
  * becomes 'uncertain' and is never sent again, so no user gets a broadcast twice.
  */
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
 import type { Broadcast, InlineButton } from './broadcast-payload.ts';
 
 export interface ClaimedRecipient {

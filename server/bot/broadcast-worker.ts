@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Api, GrammyError, HttpError } from 'grammy';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/db.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Db } from '../core/db/db.ts';
 import { inlineKeyboard, type Broadcast } from './broadcast-payload.ts';
 import { claimNext, loadBroadcast, recordOutcome, recoverAbandoned, releaseClaim, type ClaimedRecipient, type SendOutcome } from './broadcast-store.ts';
 import { createPacer } from './pacer.ts';

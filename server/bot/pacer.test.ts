@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../db/db.ts';
+import { openDb, type Db } from '../core/db/db.ts';
 import { createPacer, paceHeadroom, paceWindowSlackMs } from './pacer.ts';
 
 /**

@@ -7,7 +7,7 @@
  * go only if fewer than `rate` sends went out in the last window — so a lane that overslept or
  * waited on the database does not bunch up with punctual ones. Sleeping and the clock are injected.
  */
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../core/db/db.ts';
 
 export interface Pacer {
   /** Resolves at the caller's turn: it may claim a message to send. */

@@ -4,10 +4,10 @@
  * exactly as the bot's /admin button opens it (signed init data in the URL hash).
  */
 import type { FastifyInstance } from 'fastify';
-import { adminIdsOf } from '../admin/admin-config.ts';
-import { signInitData } from '../auth/init-data.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import { adminIdsOf } from '../core/config/admin-config.ts';
+import { signInitData } from '../players/init-data.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config/config.ts';
 import { demoUser } from './launch-url.ts';
 
 /** The config with the demo player as admin when none is listed (development token only). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock, ManualClock } from '../clock.ts';
+import type { Clock, ManualClock } from '../core/clock.ts';
 import { demoUser, launchUrl } from './launch-url.ts';
 
 /** A clock that runs with real time plus an offset tests can move forward (TEST_MODE launches). */

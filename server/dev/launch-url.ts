@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signInitData, type TelegramUser } from '../auth/init-data.ts';
+import { signInitData, type TelegramUser } from '../players/init-data.ts';
 
 /** The demo player the printed launch link signs in as. */
 export const demoUser: TelegramUser = {

@@ -5,11 +5,11 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AdminSession } from '../../engine/admin-types.ts';
-import { initDataSecret, verifyInitData } from '../auth/init-data.ts';
-import { verifyLoginWidget } from '../admin/login-widget.ts';
-import { recordAudit } from '../admin/audit.ts';
-import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../admin/sessions.ts';
-import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
+import { initDataSecret, verifyInitData } from '../players/init-data.ts';
+import { verifyLoginWidget } from '../console/login-widget.ts';
+import { recordAudit } from '../console/audit.ts';
+import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../console/sessions.ts';
+import { badRequest, forbidden, unauthorized } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
 
 const sessionOf = (i: { adminId: number; name: string; csrfToken: string; expiresAtMs: number }): AdminSession => ({

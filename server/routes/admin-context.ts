@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FrozenSet } from '../admin/frozen-set.ts';
-import type { SessionDeps } from '../admin/sessions.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
+import type { FrozenSet } from '../players/frozen-set.ts';
+import type { SessionDeps } from '../console/sessions.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Db } from '../core/db/db.ts';
 
 /** What the console's route plugins get (registered under adminApiPrefix). */
 export interface AdminContext {

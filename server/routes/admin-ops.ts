@@ -5,14 +5,14 @@
  * Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, recentBroadcasts } from '../admin/admin-broadcasts.ts';
-import { recordAudit } from '../admin/audit.ts';
-import { readDashboard } from '../admin/dashboard.ts';
-import { adminOf } from '../admin/sessions.ts';
+import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, recentBroadcasts } from '../console/admin-broadcasts.ts';
+import { recordAudit } from '../console/audit.ts';
+import { readDashboard } from '../console/dashboard.ts';
+import { adminOf } from '../console/sessions.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { latestBuiltRound, takeSnapshotOnce } from '../airdrop/snapshot.ts';
-import { forecastSettlement, parseLaunchDay, settleForecast } from '../domain/forecast.ts';
-import { badRequest } from '../http/errors.ts';
+import { forecastSettlement, parseLaunchDay, settleForecast } from '../forecast/forecast.ts';
+import { badRequest } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { withRootInt } from './airdrop.ts';
 

@@ -4,16 +4,16 @@
  * route registered after sign-in, so no route can forget it.
  */
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { adminIdsOf } from '../admin/admin-config.ts';
-import { FieldErrors, createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } from '../admin/admin-tasks.ts';
-import { listAudit } from '../admin/audit.ts';
-import type { FrozenSet } from '../admin/frozen-set.ts';
-import { adminOf, createAdminGuard } from '../admin/sessions.ts';
-import { cheatSignals, playerDetail, playerLedger, playerReferrals, searchPlayers, setFrozen } from '../admin/players.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
-import { badRequest, body, toHttpError } from '../http/errors.ts';
+import { adminIdsOf } from '../core/config/admin-config.ts';
+import { FieldErrors, createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } from '../console/admin-tasks.ts';
+import { listAudit } from '../console/audit.ts';
+import type { FrozenSet } from '../players/frozen-set.ts';
+import { adminOf, createAdminGuard } from '../console/sessions.ts';
+import { cheatSignals, playerDetail, playerLedger, playerReferrals, searchPlayers, setFrozen } from '../console/players.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Db } from '../core/db/db.ts';
+import { badRequest, body, toHttpError } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';

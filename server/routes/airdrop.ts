@@ -7,13 +7,13 @@
  */
 import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { recordAudit } from '../admin/audit.ts';
+import { recordAudit } from '../console/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshotOnce, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, notFound, unavailable } from '../http/errors.ts';
-import { int, obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
+import { badRequest, notFound, unavailable } from '../core/http-errors.ts';
+import { int, obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
 import { errorResponses, objectOf } from './schemas.ts';
 

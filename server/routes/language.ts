@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { LanguagePayload } from '../../engine/api-types.ts';
 import { isLocale, locales } from '../../engine/i18n/locales.ts';
-import { playerOf } from '../auth/authenticate.ts';
-import { statusOf, type UserRow } from '../domain/users.ts';
-import { badRequest, notFound } from '../http/errors.ts';
-import { obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { statusOf, type UserRow } from '../players/users.ts';
+import { badRequest, notFound } from '../core/http-errors.ts';
+import { obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
 import { errorResponses, playerRoute, userStatusSchema } from './schemas.ts';
 
 const body = obj({ language: { type: ['string', 'null'], maxLength: 20, description: `One of ${locales.join(', ')}; null follows Telegram's language again` } }, ['language']);

@@ -4,11 +4,11 @@
  * function as the console's Forecast page.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { recordAudit } from '../admin/audit.ts';
-import { forecastSettlement, parseLaunchDay, settleForecast } from '../domain/forecast.ts';
-import { unauthorized, unavailable } from '../http/errors.ts';
-import type { RouteContext } from '../route-context.ts';
-import { secretMatches } from '../services/secret-compare.ts';
+import { recordAudit } from '../console/audit.ts';
+import { forecastSettlement, parseLaunchDay, settleForecast } from '../forecast/forecast.ts';
+import { unauthorized, unavailable } from '../core/http-errors.ts';
+import type { RouteContext } from './route-context.ts';
+import { secretMatches } from '../core/secret-compare.ts';
 
 export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
 

@@ -1,17 +1,17 @@
 /**
  * Ads (§7): GET /start-watch-ads, POST /claim-ads-reward, and Adsgram's server callback
- * GET /public/adsgram/reward?userid=&key=. See server/services/ads-rewards.ts for the dedupe rule.
+ * GET /public/adsgram/reward?userid=&key=. See server/tasks/ads-rewards.ts for the dedupe rule.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { playerOf } from '../auth/authenticate.ts';
-import { loadTask } from '../domain/tasks.ts';
-import { badRequest, forbidden, notFound, unavailable } from '../http/errors.ts';
-import { DomainError } from '../domain/errors.ts';
-import { int, obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
-import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../services/ads-rewards.ts';
-import { decodeEncryptData, readAdsToken } from '../services/ads-token.ts';
-import { secretMatches } from '../services/secret-compare.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { loadTask } from '../tasks/tasks.ts';
+import { badRequest, forbidden, notFound, unavailable } from '../core/http-errors.ts';
+import { DomainError } from '../core/errors.ts';
+import { int, obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
+import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../tasks/ads-rewards.ts';
+import { decodeEncryptData, readAdsToken } from '../tasks/ads-token.ts';
+import { secretMatches } from '../core/secret-compare.ts';
 import { playerSecurity } from './schemas.ts';
 
 const authed = { security: playerSecurity, tags: ['ads'] };

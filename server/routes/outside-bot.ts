@@ -5,15 +5,15 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
-import { botAdminOf } from '../admin/admin-config.ts';
+import { botAdminOf } from '../core/config/admin-config.ts';
 import { createBot } from '../bot/bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast } from '../bot/broadcast-store.ts';
-import { chosenLanguageOf } from '../domain/users.ts';
-import { badRequest, notFound, unauthorized, unavailable } from '../http/errors.ts';
-import type { RouteContext } from '../route-context.ts';
-import { miniAppUrl, webhookSecret } from '../services/outside-config.ts';
-import { secretMatches } from '../services/secret-compare.ts';
+import { chosenLanguageOf } from '../players/users.ts';
+import { badRequest, notFound, unauthorized, unavailable } from '../core/http-errors.ts';
+import type { RouteContext } from './route-context.ts';
+import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
+import { secretMatches } from '../core/secret-compare.ts';
 import { apiKeyHeader } from './operator.ts';
 import { objectOf } from './schemas.ts';
 

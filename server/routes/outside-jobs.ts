@@ -3,9 +3,8 @@
  * ENABLE_TEST_CRON is on; otherwise it is a 404 like any unknown path.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { channelJob } from '../bot/runtime.ts';
-import { runJobsOnce } from '../jobs/scheduler.ts';
-import type { RouteContext } from '../route-context.ts';
+import { channelJob, runJobsOnce } from '../background/jobs.ts';
+import type { RouteContext } from './route-context.ts';
 
 export const jobRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   if (!ctx.config.ENABLE_TEST_CRON) return;

@@ -4,11 +4,11 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { SocialConnect } from '../../engine/api-types.ts';
-import { playerOf } from '../auth/authenticate.ts';
-import { loadUser, statusOf } from '../domain/users.ts';
-import { badRequest, unavailable } from '../http/errors.ts';
-import type { RouteContext } from '../route-context.ts';
-import { beginXLogin, completeXLogin } from '../services/x-connect.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { loadUser, statusOf } from '../players/users.ts';
+import { badRequest, unavailable } from '../core/http-errors.ts';
+import type { RouteContext } from './route-context.ts';
+import { beginXLogin, completeXLogin } from '../x-account/x-connect.ts';
 import { playerSecurity } from './schemas.ts';
 
 const socialConnectSchema = {

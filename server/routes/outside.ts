@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { RouteContext } from '../route-context.ts';
+import type { RouteContext } from './route-context.ts';
 import { adsRoutes } from './outside-ads.ts';
 import { botRoutes } from './outside-bot.ts';
 import { jobRoutes } from './outside-jobs.ts';

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
 import { boostKeys, economy } from '../../engine/economy.ts';
-import { playerOf } from '../auth/authenticate.ts';
-import { transaction } from '../db/retry.ts';
-import { ClickBatcher } from '../domain/click-batcher.ts';
-import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../domain/player-actions.ts';
-import { statusOf } from '../domain/users.ts';
-import { badRequest } from '../http/errors.ts';
-import { int, obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { transaction } from '../core/db/retry.ts';
+import { ClickBatcher } from '../clicks/click-batcher.ts';
+import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
+import { statusOf } from '../players/users.ts';
+import { badRequest } from '../core/http-errors.ts';
+import { int, obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
 import { decimalSchema, errorResponses, playerSecurity as security, userStatusSchema } from './schemas.ts';
 
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PublicStats } from '../../engine/api-types.ts';
-import type { Db } from '../db/db.ts';
-import { readStatsCache, refreshStatsCache } from '../jobs/stats-cache.ts';
-import type { RouteContext } from '../route-context.ts';
+import type { Db } from '../core/db/db.ts';
+import { readStatsCache, refreshStatsCache } from '../leaderboard/stats-cache.ts';
+import type { RouteContext } from './route-context.ts';
 import { decimalSchema } from './schemas.ts';
 
 /**

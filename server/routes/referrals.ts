@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { playerOf } from '../auth/authenticate.ts';
-import { transaction } from '../db/retry.ts';
-import { leaderboardFromSnapshot } from '../domain/leaderboard.ts';
-import { leaderboardFromRedis } from '../domain/redis-ranks.ts';
-import { listFriends, maxPageSize, registerReferral } from '../domain/referrals.ts';
-import { loadUser, statusOf } from '../domain/users.ts';
-import { int, obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { transaction } from '../core/db/retry.ts';
+import { leaderboardFromSnapshot } from '../leaderboard/leaderboard.ts';
+import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
+import { listFriends, maxPageSize, registerReferral } from '../referrals/referrals.ts';
+import { loadUser, statusOf } from '../players/users.ts';
+import { int, obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
 import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, userStatusSchema } from './schemas.ts';
 
 const paging = {

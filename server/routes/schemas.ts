@@ -2,7 +2,7 @@
  * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
-import type { RouteContext } from '../route-context.ts';
+import type { RouteContext } from './route-context.ts';
 
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { playerOf } from '../auth/authenticate.ts';
-import { loadUser, statusOf } from '../domain/users.ts';
-import type { RouteContext } from '../route-context.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { loadUser, statusOf } from '../players/users.ts';
+import type { RouteContext } from './route-context.ts';
 import { playerSecurity, userStatusSchema } from './schemas.ts';
 
 /** GET (root): the player's status (spec §3), computed at the server's time. */

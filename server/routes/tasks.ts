@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
-import { playerOf } from '../auth/authenticate.ts';
-import { transaction } from '../db/retry.ts';
-import { pokeChannelCheck } from '../domain/channel-rule.ts';
-import { claimTask, verifyOutside } from '../domain/task-claims.ts';
-import { listTasks, loadTask, taskTypeValues } from '../domain/tasks.ts';
-import { statusOf } from '../domain/users.ts';
-import { badRequest, unavailable } from '../http/errors.ts';
-import { int, obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
+import { playerOf } from '../players/authenticate.ts';
+import { transaction } from '../core/db/retry.ts';
+import { pokeChannelCheck } from '../referrals/channel-rule.ts';
+import { claimTask, verifyOutside } from '../tasks/task-claims.ts';
+import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';
+import { statusOf } from '../players/users.ts';
+import { badRequest, unavailable } from '../core/http-errors.ts';
+import { int, obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
 import { decimalSchema, errorResponses, playerRoute, taskSchema, userStatusSchema } from './schemas.ts';
 
 const payload = {

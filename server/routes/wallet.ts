@@ -5,14 +5,14 @@
 import { Address } from '@ton/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
-import { playerOf } from '../auth/authenticate.ts';
+import { playerOf } from '../players/authenticate.ts';
 import { allocationOf } from '../airdrop/snapshot.ts';
 import { verifyTonProof } from '../airdrop/ton-proof.ts';
 import { linkedWallet, linkWallet, issueTonProofPayload, unlinkWallet } from '../airdrop/wallet-links.ts';
-import { badRequest } from '../http/errors.ts';
-import { obj } from '../http/validation.ts';
-import type { RouteContext } from '../route-context.ts';
-import { publicUrl } from '../services/outside-config.ts';
+import { badRequest } from '../core/http-errors.ts';
+import { obj } from './validation.ts';
+import type { RouteContext } from './route-context.ts';
+import { publicUrl } from '../core/config/outside-config.ts';
 import { errorResponses, playerRoute } from './schemas.ts';
 
 const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;

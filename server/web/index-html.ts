@@ -1,6 +1,6 @@
 import type { PublicConfig } from '../../engine/api-types.ts';
 import { dirOf, type Locale } from '../../engine/i18n/locales.ts';
-import { catalogText } from '../i18n/catalog-text.ts';
+import { catalogText } from '../core/catalog-text.ts';
 
 /** The marker in index.html that the server replaces with the runtime config block. */
 export const configMarker = '<!--money-config-->';

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClickResult } from '../../engine/api-types.ts';
-import { openDb } from '../../server/db/db.ts';
-import { DbUnavailable } from '../../server/db/errors.ts';
+import { openDb } from '../../server/core/db/db.ts';
+import { DbUnavailable } from '../../server/core/db/errors.ts';
 import { advanceClock, apiAs, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
 import { missingBinaries, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
-import type { TelegramUser } from '../../server/auth/init-data.ts';
+import type { TelegramUser } from '../../server/players/init-data.ts';
 import { devTokenFile } from '../../server/dev/dev-token.ts';
 import { initDataOf, launchUrl } from '../../server/dev/launch-url.ts';
 import { testClockPath } from '../../server/dev/dev-routes.ts';

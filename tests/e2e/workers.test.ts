@@ -1,5 +1,5 @@
 /**
- * `WORKERS=2 npm start` (server/cluster.ts): two API workers answer on one port, and SIGTERM stops
+ * `WORKERS=2 npm start` (server/core/cluster.ts): two API workers answer on one port, and SIGTERM stops
  * both through their own shutdown and exits 0. On PGlite more than one worker is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
-import { signInitData } from '../../server/auth/init-data.ts';
-import { signLoginWidget } from '../../server/admin/login-widget.ts';
+import { signInitData } from '../../server/players/init-data.ts';
+import { signLoginWidget } from '../../server/console/login-widget.ts';
 import { adminId, openAdminHarness, origin } from './admin-harness.ts';
 import { backends, botToken, openForSuite } from './harness.ts';
 

@@ -1,7 +1,7 @@
 /** The console on top of the route harness: an app whose config lists admins, and signed-in sessions. */
 import type { LightMyRequestResponse } from 'fastify';
 import { adminApiPrefix, csrfHeader, type AdminSession } from '../../engine/admin-types.ts';
-import { signInitData } from '../../server/auth/init-data.ts';
+import { signInitData } from '../../server/players/init-data.ts';
 import { botToken, openHarness, type Backend, type Harness } from './harness.ts';
 
 export const adminId = 7_700_000_001;

@@ -3,7 +3,7 @@ import type { AdminBroadcast, Dashboard, ForecastSettlement } from '../../engine
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { claimNext, recordOutcome } from '../../server/bot/broadcast-store.ts';
-import { refreshConsoleAggregates, foldLagMs } from '../../server/jobs/console-aggregates.ts';
+import { refreshConsoleAggregates, foldLagMs } from '../../server/console/console-aggregates.ts';
 import { openSignedInAdmin, operatorKey } from './admin-harness.ts';
 import { ledgerMatchesBalances } from './db-helpers.ts';
 import { backends, startMs, openForSuite } from './harness.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, AdminTask } from '../../engine/admin-types.ts';
 import type { Task, UserStatus } from '../../engine/api-types.ts';
-import { frozenMessage } from '../../server/auth/authenticate.ts';
-import { seedTasks } from '../../server/domain/tasks.ts';
-import { refreshConsoleAggregates, foldLagMs } from '../../server/jobs/console-aggregates.ts';
+import { frozenMessage } from '../../server/players/authenticate.ts';
+import { seedTasks } from '../../server/tasks/tasks.ts';
+import { refreshConsoleAggregates, foldLagMs } from '../../server/console/console-aggregates.ts';
 import { openSignedInAdmin } from './admin-harness.ts';
 import { harnessOn, backends, openForSuite } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
-import { signInitData } from '../../server/auth/init-data.ts';
-import { listMigrations, migrate } from '../../server/db/migrate.ts';
+import { signInitData } from '../../server/players/init-data.ts';
+import { listMigrations, migrate } from '../../server/core/db/migrate.ts';
 import { backends, openHarness, openForSuite } from './harness.ts';
 
 describe.each(backends)('auth and status (%s)', (backend) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
-import { openDb } from '../../server/db/db.ts';
-import { listMigrations, migrate } from '../../server/db/migrate.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { openDb } from '../../server/core/db/db.ts';
+import { listMigrations, migrate } from '../../server/core/db/migrate.ts';
 
 describe('migration 0200 on a database with referrals', () => {
   it('numbers each referrer’s friends in join order, and backfills what each friend earned and who is pending', async () => {

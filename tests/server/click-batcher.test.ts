@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import type { Db } from '../../server/db/db.ts';
-import { ClickBatcher } from '../../server/domain/click-batcher.ts';
-import { applyClicks, RowCache } from '../../server/domain/click-group.ts';
-import type { Click } from '../../server/domain/click-sql.ts';
+import type { Db } from '../../server/core/db/db.ts';
+import { ClickBatcher } from '../../server/clicks/click-batcher.ts';
+import { applyClicks, RowCache } from '../../server/clicks/click-group.ts';
+import type { Click } from '../../server/clicks/click-sql.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 

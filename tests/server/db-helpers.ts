@@ -1,4 +1,4 @@
-import type { Db } from '../../server/db/db.ts';
+import type { Db } from '../../server/core/db/db.ts';
 
 /** Sets a player's balances and levels directly (test setup only; the ledger gets a matching 'test' row). */
 export const setBalances = async (db: Db, userId: number, v: { totalEarn?: string; totalMoney?: string; levels?: Record<string, number> }) => {

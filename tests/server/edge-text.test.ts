@@ -1,11 +1,11 @@
 /**
- * Text PostgreSQL refuses (NUL, lone surrogates) is cleaned where it enters (server/http/clean-text.ts):
+ * Text PostgreSQL refuses (NUL, lone surrogates) is cleaned where it enters (server/core/clean-text.ts):
  * a player whose Telegram name holds them plays normally, and no text field turns into a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
-import { signInitData, type TelegramUser } from '../../server/auth/init-data.ts';
-import { cleanStrings, cleanText } from '../../server/http/clean-text.ts';
+import { signInitData, type TelegramUser } from '../../server/players/init-data.ts';
+import { cleanStrings, cleanText } from '../../server/core/clean-text.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness } from '../services/harness.ts';
 
 const signed = (h: ServicesHarness, u: TelegramUser) => signInitData(botToken, { user: u }, h.clock.now());

@@ -8,12 +8,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
 import { createApp } from '../../server/app.ts';
-import { signInitData, type TelegramUser } from '../../server/auth/init-data.ts';
-import { manualClock, type ManualClock } from '../../server/clock.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
-import { openDb, type Db } from '../../server/db/db.ts';
-import type { RedisHandle } from '../../server/redis.ts';
-import type { OutsideServices } from '../../server/domain/task-evidence.ts';
+import { signInitData, type TelegramUser } from '../../server/players/init-data.ts';
+import { manualClock, type ManualClock } from '../../server/core/clock.ts';
+import { loadConfig, type Config } from '../../server/core/config/config.ts';
+import { openDb, type Db } from '../../server/core/db/db.ts';
+import type { RedisHandle } from '../../server/core/redis.ts';
+import type { OutsideServices } from '../../server/tasks/task-evidence.ts';
 
 export { openForSuite } from '../suite-fixture.ts';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaderboardEntry, Page } from '../../engine/api-types.ts';
-import { ranksKey } from '../../server/domain/redis-ranks.ts';
-import { buildRankSnapshot, ranksJob } from '../../server/jobs/rank-snapshot.ts';
-import { openRedis, type RedisHandle } from '../../server/redis.ts';
+import { ranksKey } from '../../server/leaderboard/redis-ranks.ts';
+import { buildRankSnapshot, ranksJob } from '../../server/leaderboard/rank-snapshot.ts';
+import { openRedis, type RedisHandle } from '../../server/core/redis.ts';
 import { setBalances } from './db-helpers.ts';
 import { backends, harnessOn, openHarness, type Harness } from './harness.ts';
 

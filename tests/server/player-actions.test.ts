@@ -8,7 +8,7 @@ import { passiveAccrued } from '../../engine/passive.ts';
 import { priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
 import { backends, openHarness, openForSuite } from './harness.ts';
-import { pruneClickBatches } from '../../server/domain/click-batcher.ts';
+import { pruneClickBatches } from '../../server/clicks/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 
 describe.each(backends)('player actions: taps, claims, purchases (%s)', (backend) => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FriendEntry, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { runChannelChecks } from '../../server/domain/channel-rule.ts';
+import { runChannelChecks } from '../../server/referrals/channel-rule.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
-import { isChannelMember } from '../../server/services/outside-services.ts';
-import { refreshStatsCache } from '../../server/jobs/stats-cache.ts';
-import { buildRankSnapshot } from '../../server/jobs/rank-snapshot.ts';
+import { isChannelMember } from '../../server/tasks/outside-services.ts';
+import { refreshStatsCache } from '../../server/leaderboard/stats-cache.ts';
+import { buildRankSnapshot } from '../../server/leaderboard/rank-snapshot.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, botToken, openHarness, type Harness } from './harness.ts';
 

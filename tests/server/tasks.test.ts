@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task, UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import type { OutsideServices } from '../../server/domain/task-evidence.ts';
+import type { OutsideServices } from '../../server/tasks/task-evidence.ts';
 import { ledgerMatchesBalances } from './db-helpers.ts';
 import { backends, harnessOn, openHarness, type Harness } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
-import { startBot } from '../../server/bot/runtime.ts';
-import { webhookSecret } from '../../server/services/outside-config.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { startBot } from '../../server/background/runtime.ts';
+import { webhookSecret } from '../../server/core/config/outside-config.ts';
 import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
 import { manualClockFor } from './service-env.ts';

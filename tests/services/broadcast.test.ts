@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../server/clock.ts';
+import type { Clock } from '../../server/core/clock.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import type { BroadcastProgress } from '../../server/bot/broadcast-store.ts';
-import type { Db } from '../../server/db/db.ts';
+import type { Db } from '../../server/core/db/db.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
-import { OutsideServiceError } from '../../server/services/http.ts';
-import { createOutsideServices } from '../../server/services/outside-services.ts';
-import type { OutsideServices } from '../../server/domain/task-evidence.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { OutsideServiceError } from '../../server/core/outside-http.ts';
+import { createOutsideServices } from '../../server/tasks/outside-services.ts';
+import type { OutsideServices } from '../../server/tasks/task-evidence.ts';
 import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { botToken, manualClockFor, partnerSettings, testEnv } from './service-env.ts';

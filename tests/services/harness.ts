@@ -2,7 +2,7 @@
  * The real app with the real OutsideServices, configured to talk to fakes on 127.0.0.1: the one
  * harness (tests/server/harness.ts) with `createOutsideServices` and a public URL.
  */
-import { createOutsideServices } from '../../server/services/outside-services.ts';
+import { createOutsideServices } from '../../server/tasks/outside-services.ts';
 import { backends, botToken, expectMoney, moneyOf, openForSuite, openHarness, startMs, testEnv as baseEnv, type Backend, type Harness } from '../server/harness.ts';
 
 export { backends, botToken, expectMoney, moneyOf, openForSuite, startMs };

@@ -1,9 +1,9 @@
 /**
- * The scheduler's guarantee (server/jobs/job.ts): each period runs once across processes, and a
+ * The scheduler's guarantee (server/core/jobs/job.ts): each period runs once across processes, and a
  * run that dies half-way leaves nothing behind, so the next check runs the period again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJobIfDue, type Job } from '../../server/jobs/job.ts';
+import { runJobIfDue, type Job } from '../../server/core/jobs/job.ts';
 import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 describe.each(backends)('jobs run once per period (%s)', (backend) => {

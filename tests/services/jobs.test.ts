@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { money } from '../../engine/money.ts';
-import { runDailyReset } from '../../server/jobs/daily-reset.ts';
-import { readStatsCache } from '../../server/jobs/stats-cache.ts';
+import { runDailyReset } from '../../server/background/daily-reset.ts';
+import { readStatsCache } from '../../server/leaderboard/stats-cache.ts';
 import { backends, openServicesHarness, openForSuite } from './harness.ts';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

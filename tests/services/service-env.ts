@@ -1,5 +1,5 @@
 /** Small shared pieces for service tests that need no app. */
-import { manualClock, type ManualClock } from '../../server/clock.ts';
+import { manualClock, type ManualClock } from '../../server/core/clock.ts';
 import { exchangeSettings, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
 import type { FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { botToken, startMs, testEnv } from './harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
-import { createOutsideServices } from '../../server/services/outside-services.ts';
-import type { OutsideServices } from '../../server/domain/task-evidence.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { createOutsideServices } from '../../server/tasks/outside-services.ts';
+import type { OutsideServices } from '../../server/tasks/task-evidence.ts';
 import { startFakeTurnstile, type FakeTurnstile } from '../../server/dev/stand-ins/fake-turnstile.ts';
 import { backends, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
 

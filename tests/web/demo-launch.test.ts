@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { initDataSecret, verifyInitData } from '../../server/auth/init-data.ts';
+import { initDataSecret, verifyInitData } from '../../server/players/init-data.ts';
 import { offsetClock, registerDevLaunch, registerTestClock, testClockPath } from '../../server/dev/dev-routes.ts';
 import { devTokenFile, resolveBotToken } from '../../server/dev/dev-token.ts';
 import { demoUser, initDataOf, launchUrl } from '../../server/dev/launch-url.ts';

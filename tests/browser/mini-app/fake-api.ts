@@ -1,10 +1,10 @@
 import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
-import seed from '../../../server/seed/tasks.json';
-import { verifyOutside } from '../../../server/domain/task-evidence.ts';
-import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/domain/task-model.ts';
-import { DomainError } from '../../../server/domain/errors.ts';
-import { HttpError, toHttpError } from '../../../server/http/errors.ts';
-import type { OutsideServices } from '../../../server/domain/task-evidence.ts';
+import seed from '../../../server/tasks/seed-tasks.json';
+import { verifyOutside } from '../../../server/tasks/task-evidence.ts';
+import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/tasks/task-model.ts';
+import { DomainError } from '../../../server/core/errors.ts';
+import { HttpError, toHttpError } from '../../../server/core/http-errors.ts';
+import type { OutsideServices } from '../../../server/tasks/task-evidence.ts';
 import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { isLocale } from '../../../engine/i18n/locales.ts';
@@ -16,7 +16,7 @@ import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades
  * A small fake of the HTTP API (spec §7) at the network boundary, for component tests and the
  * screenshot script: it answers `fetch(url, init)` from in-memory state. It is not our server,
  * but it cannot disagree with it where a disagreement once hid bugs: its tasks are the server's
- * seed (server/seed/tasks.json) through the server's own task model, lists cover the same types,
+ * seed (server/tasks/seed-tasks.json) through the server's own task model, lists cover the same types,
  * and claims pass the server's own outside checks (captcha with the claim-task action, exchange
  * id). It uses the engine's rules where it has to judge (prices, refusals) and records every call.
  */

@@ -1,0 +1,81 @@
+/**
+ * The jobs the scheduler (server/core/jobs/scheduler.ts) runs: each runs once per period across all
+ * processes (server/core/jobs/job.ts, docs/faults.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
+ * Three jobs coordinate themselves instead and run in every process on a timer: the leaderboard's
+ * ranks claim each build in the database (server/leaderboard/rank-snapshot.ts; checked every second, built at most
+ * every 60 s), the channel membership checks of the invite rule lease their own rows
+ * (server/referrals/channel-rule.ts) and ask Telegram outside any transaction, and the console's aggregates
+ * fold click batches under a row lock of their own (server/console/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
+ */
+import type { PublicStats } from '../../engine/api-types.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Db } from '../core/db/db.ts';
+import type { Job } from '../core/jobs/job.ts';
+import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
+import type { RedisHandle } from '../core/redis.ts';
+import { refreshConsoleAggregates } from '../console/console-aggregates.ts';
+import { buildRankSnapshot, ranksJob, type RankBuild } from '../leaderboard/rank-snapshot.ts';
+import { refreshStatsCache } from '../leaderboard/stats-cache.ts';
+import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/channel-rule.ts';
+import { isChannelMember } from '../tasks/outside-services.ts';
+import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
+
+/** The stats cache (§3), once per `everyMs` window of the wall clock. */
+export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
+  name: 'stats-refresh',
+  periodOf: (nowMs) => String(Math.floor(nowMs / everyMs)),
+  checkEveryMs: Math.max(1, Math.floor(everyMs / 2)),
+  run: ({ tx, nowMs }) => refreshStatsCache(tx, nowMs),
+});
+
+/** Every scheduled job. Add new ones here: they run once per period across processes by themselves. */
+export const scheduledJobs = (opts: { statsRefreshMs: number }): Job[] => [statsRefreshJob(opts.statsRefreshMs), dailyResetJob];
+
+export interface JobsResult {
+  dailyReset: DailyResetResult;
+  stats: PublicStats;
+  channel?: ChannelCheckResult;
+  ranks: RankBuild;
+}
+
+/** The jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
+export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean; channel?: ChannelJob } = {}): Promise<JobsResult> => ({
+  dailyReset: await runDailyReset(db, nowMs, opts),
+  stats: await refreshStatsCache(db, nowMs),
+  ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
+  ranks: await buildRankSnapshot(db, nowMs),
+});
+
+export interface ChannelJob {
+  isMember: MembershipCheck;
+  everyMs: number;
+  recheckMs: number;
+}
+
+/** The ranks job decides itself when a build is due (server/leaderboard/rank-snapshot.ts); it looks every second. */
+const ranksCheckMs = 1_000;
+
+/** The self-coordinated jobs: the ranks, the console's aggregates on the stats cadence, and the channel checks. */
+export const selfCoordinatedJobs = (opts: {
+  db: Db;
+  statsRefreshMs: number;
+  channel?: ChannelJob | undefined;
+  /** With REDIS_URL: the ranks job also keeps the sorted set (server/leaderboard/redis-ranks.ts). */
+  redis?: RedisHandle;
+}): SelfCoordinatedJob[] => {
+  const channel = opts.channel;
+  const ranksTick = ranksJob(opts.db, opts.redis);
+  return [
+    { name: 'ranks', everyMs: ranksCheckMs, run: (_db, nowMs) => ranksTick(nowMs) },
+    // The operator console's dashboard and cheat signals (docs/admin.md).
+    { name: 'console-aggregates', everyMs: opts.statsRefreshMs, run: refreshConsoleAggregates },
+    ...(channel ? [{ name: 'channel-checks', everyMs: channel.everyMs, run: (db: Db, nowMs: number) => runChannelChecks(db, channel.isMember, nowMs, channel.recheckMs) }] : []),
+  ];
+};
+
+/** The invite rule's membership job: getChatMember in the configured channel (§9). */
+export const channelJob = (config: Config): ChannelJob => ({
+  isMember: (id) => isChannelMember(config, id),
+  everyMs: config.CHANNEL_CHECK_MS,
+  recheckMs: config.CHANNEL_RECHECK_MS,
+});

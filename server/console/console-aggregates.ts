@@ -1,0 +1,88 @@
+/**
+ * The operator console's aggregates (docs/admin.md "Dashboard", "Cheat signals"), kept by a job
+ * so that no console view scans a player table:
+ * - daily_stats: for today and yesterday (UTC), players in total and new (users_created_idx),
+ *   active today (users_last_active_idx; a past day keeps the count of its last refresh), ads
+ *   watched and referrals invited and paid that day (range reads on their time indexes);
+ * - taps per day and cheat_signals: folded in from click_batches incrementally, up to
+ *   `lagMs` before now, under a row lock on the job's mark, so concurrent runs never count twice;
+ * - console_funnel: invited → friend at $100 → bonus paid, all time.
+ */
+import { economy } from '../../engine/economy.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
+
+const dayMs = 86_400_000;
+/** A click batch committed later than this after its timestamp is not counted (docs/admin.md). */
+export const foldLagMs = 60_000;
+const clicksMark = 'click_batches';
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Folds click_batches rows in [mark, now - lag) into taps per day and per-player signals. */
+const foldClicks = (db: Db, nowMs: number): Promise<number> =>
+  db.transaction(async (tx) => {
+    await tx.query('INSERT INTO admin_job_marks (job, mark_ms) VALUES ($1, $2) ON CONFLICT (job) DO NOTHING', [clicksMark, nowMs - 7 * dayMs]);
+    const m = await tx.query<{ mark_ms: number }>('SELECT mark_ms FROM admin_job_marks WHERE job = $1 FOR UPDATE', [clicksMark]);
+    const from = Number(m.rows[0]!.mark_ms);
+    const to = nowMs - foldLagMs;
+    if (to <= from) return 0;
+    await tx.query(
+      `INSERT INTO daily_stats AS d (day, taps, updated_at_ms)
+       SELECT (to_timestamp(created_at_ms / 1000.0) AT TIME ZONE 'UTC')::date, sum(accepted), $3
+         FROM click_batches WHERE created_at_ms >= $1 AND created_at_ms < $2 GROUP BY 1
+       ON CONFLICT (day) DO UPDATE SET taps = d.taps + EXCLUDED.taps, updated_at_ms = EXCLUDED.updated_at_ms`,
+      [from, to, nowMs],
+    );
+    const r = await tx.query(
+      `INSERT INTO cheat_signals AS c (user_id, clipped_batches, refused_taps, accepted_taps, last_at_ms)
+       SELECT user_id, count(*) FILTER (WHERE accepted < requested), sum(requested - accepted), sum(accepted), max(created_at_ms)
+         FROM click_batches WHERE created_at_ms >= $1 AND created_at_ms < $2 GROUP BY user_id
+       ON CONFLICT (user_id) DO UPDATE SET clipped_batches = c.clipped_batches + EXCLUDED.clipped_batches,
+         refused_taps = c.refused_taps + EXCLUDED.refused_taps, accepted_taps = c.accepted_taps + EXCLUDED.accepted_taps,
+         last_at_ms = GREATEST(c.last_at_ms, EXCLUDED.last_at_ms)`,
+      [from, to],
+    );
+    await tx.query('UPDATE admin_job_marks SET mark_ms = $2 WHERE job = $1', [clicksMark, to]);
+    return r.rowCount;
+  });
+
+/** Recomputes one day's counts (taps are left to foldClicks); `today` also sets active players. */
+const refreshDay = async (q: Queryable, dayStartMs: number, today: boolean, nowMs: number): Promise<void> => {
+  const end = dayStartMs + dayMs;
+  await q.query(
+    `INSERT INTO daily_stats AS d (day, total_players, new_players, active_players, ads_watched, invited, bonus_paid, updated_at_ms)
+     SELECT $1::date,
+            (SELECT count(*) FROM users WHERE created_at_ms < $3),
+            (SELECT count(*) FROM users WHERE created_at_ms >= $2 AND created_at_ms < $3),
+            CASE WHEN $4 THEN (SELECT count(*) FROM users WHERE last_active_ms >= $2) ELSE 0 END,
+            (SELECT count(*) FROM ad_watch_sessions WHERE rewarded_at_ms >= $2 AND rewarded_at_ms < $3 AND rewarded_via <> 'limit'),
+            (SELECT count(*) FROM referrals WHERE created_at_ms >= $2 AND created_at_ms < $3),
+            (SELECT count(*) FROM referrals WHERE credited_at_ms >= $2 AND credited_at_ms < $3),
+            $5
+     ON CONFLICT (day) DO UPDATE SET total_players = EXCLUDED.total_players, new_players = EXCLUDED.new_players,
+       active_players = CASE WHEN $4 THEN EXCLUDED.active_players ELSE d.active_players END,
+       ads_watched = EXCLUDED.ads_watched, invited = EXCLUDED.invited, bonus_paid = EXCLUDED.bonus_paid, updated_at_ms = EXCLUDED.updated_at_ms`,
+    [dayOf(dayStartMs), dayStartMs, end, today, nowMs],
+  );
+};
+
+export interface ConsoleAggregatesResult {
+  playersFolded: number;
+}
+
+/** One run of the console job (registered with the scheduler; also callable from tests). */
+export const refreshConsoleAggregates = async (db: Db, nowMs: number): Promise<ConsoleAggregatesResult> => {
+  const todayStart = Math.floor(nowMs / dayMs) * dayMs;
+  await refreshDay(db, todayStart - dayMs, false, nowMs);
+  await refreshDay(db, todayStart, true, nowMs);
+  const playersFolded = await foldClicks(db, nowMs);
+  await db.query(
+    `INSERT INTO console_funnel AS f (id, invited, reached_100, bonus_paid, updated_at_ms)
+     SELECT 1, count(*), count(*) FILTER (WHERE u.total_earn >= $2), count(*) FILTER (WHERE r.status = 'credited'), $1
+       FROM referrals r JOIN users u ON u.id = r.friend_id
+     ON CONFLICT (id) DO UPDATE SET invited = EXCLUDED.invited, reached_100 = EXCLUDED.reached_100,
+       bonus_paid = EXCLUDED.bonus_paid, updated_at_ms = EXCLUDED.updated_at_ms`,
+    [nowMs, economy.pendingFriendThresholdDollars],
+  );
+  return { playersFolded };
+};

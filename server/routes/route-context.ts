@@ -1,0 +1,20 @@
+import type { Authenticate } from '../players/authenticate.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Db } from '../core/db/db.ts';
+import type { RedisHandle } from '../core/redis.ts';
+import type { OutsideServices } from '../tasks/task-evidence.ts';
+
+/**
+ * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
+ * add `onRequest: ctx.authenticate` (auth runs before validation, so a bad call without init data is a 401) and read the player with `playerOf(request)`.
+ */
+export interface RouteContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  services?: OutsideServices;
+  authenticate: Authenticate;
+  /** REDIS_URL's connection, when set (live ranks; PostgreSQL stays the fallback). */
+  redis?: RedisHandle;
+}

@@ -1,0 +1,67 @@
+import type { Task } from '../../engine/api-types.ts';
+import { economy } from '../../engine/economy.ts';
+import { messages } from '../../engine/messages.ts';
+import type { VerifiedInitData } from '../players/init-data.ts';
+import type { Queryable } from '../core/db/db.ts';
+import { invalid, conflict } from '../core/errors.ts';
+import { creditMoney } from '../players/ledger.ts';
+import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
+export { verifyOutside, type ClaimInput, type OutsideEvidence } from './task-evidence.ts';
+import { progressOf, recordTaskProgress, taskView, type Progress, type TaskRow } from './tasks.ts';
+import { loadUser, type UserRow } from '../players/users.ts';
+
+/** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
+const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {
+  if (task.type === 'ADS') throw invalid('Ads rewards are claimed by watching a video', 'task_id');
+  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw invalid('This achievement is still locked', 'task_id');
+  switch (task.handle_type) {
+    case 'REF':
+      if (row.invite_cnt < Number(task.link)) throw invalid('Invite more friends to claim this task', 'task_id');
+      break;
+    case 'CHECK_USERNAME': {
+      const u = initData.user;
+      const name = [u.first_name, u.last_name, u.username].filter(Boolean).join(' ');
+      if (!name.includes('$MONEY')) throw invalid(messages.usernameClaimFailed, 'task_id');
+      break;
+    }
+    case 'BOOST':
+      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw invalid(messages.boostClaimFailed, 'task_id');
+      break;
+    default:
+      break;
+  }
+};
+
+/**
+ * /claim-task: checks the task's rule on the locked row, counts the completion (once, or once a
+ * day for daily tasks; boost tasks count up to 10) and credits the reward with the referrer's 5 %.
+ */
+export const claimTask = async (
+  tx: Queryable,
+  task: TaskRow,
+  userId: number,
+  initData: VerifiedInitData,
+  input: ClaimInput,
+  evidence: OutsideEvidence,
+  nowMs: number,
+): Promise<{ reward: string; task: Task; row: UserRow }> => {
+  const row = await loadUser(tx, userId, true);
+  const before = await progressOf(tx, userId, task, nowMs);
+  if (before.hasDone) throw conflict('Task already claimed', 'task_id');
+  checkRule(task, row, initData, before, evidence);
+  if (evidence.boosts !== undefined) await tx.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, evidence.boosts]);
+  const exchange = task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX';
+  let progress: Progress | null;
+  try {
+    progress = await recordTaskProgress(tx, userId, task, nowMs, {
+      target: task.handle_type === 'BOOST' ? economy.boostTaskTarget : 1,
+      ...(exchange && input.inputValue !== undefined ? { inputValue: input.inputValue.trim() } : {}),
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw conflict('This account id was already used by another player', 'inputValue');
+    throw err;
+  }
+  if (progress === null) throw conflict('Task already claimed', 'task_id');
+  const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
+  return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
+};
