@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
@@ -22,6 +25,31 @@ const userVisibleText = [
 
 /** One place for the import boundaries of the architecture (README → Layout). */
 const forbid = (groups) => ['error', { patterns: groups }];
+
+// The server's layers (docs/architecture.md "Server layout"): the app (app.ts, main.ts, web/, dev/)
+// → the routes (the HTTP edge) → the features → core. Every folder of server/ that is not core,
+// routes, web or dev is a feature; a feature reaches another only through that one's exports.ts.
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const serverEdge = ['routes', 'web', 'dev'];
+const serverFeatures = readdirSync(new URL('./server/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'core' && !serverEdge.includes(d.name))
+  .map((d) => d.name);
+const appFiles = ['server/app.ts', 'server/main.ts', 'server/web', 'server/dev'];
+const serverZones = [
+  { target: 'server/core', from: 'server', except: ['./core'], message: 'server/core/ sits beneath everything: it imports no feature, route or app file.' },
+  { target: 'server/routes', from: appFiles, message: 'The routes are imported by the app, never the other way.' },
+  ...serverFeatures.flatMap((feature) => [
+    { target: `server/${feature}`, from: ['server/routes', ...appFiles], message: 'A feature never imports the routes or the app: they call it.' },
+    ...serverFeatures
+      .filter((other) => other !== feature)
+      .map((other) => ({
+        target: `server/${feature}`,
+        from: `server/${other}`,
+        except: ['./exports.ts'],
+        message: `Another feature is reached through its exports.ts (server/${other}/exports.ts).`,
+      })),
+  ]),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'docs/screenshots/**', 'bench/out/**'] },
@@ -81,10 +109,18 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
       'no-restricted-imports': forbid([
         { group: ['**/src/**', '../src', '../../src', 'react', 'react-dom', '@twa-dev/*'], message: 'src/ and server/ never import each other.' },
       ]),
+      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: serverZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

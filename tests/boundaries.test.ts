@@ -34,3 +34,42 @@ describe('import boundaries', () => {
     expect(await ruleIds("import { economy } from './economy.ts';\nimport D from 'decimal.js';\nexport const x = [economy, D];\n", 'engine/boundary-probe.ts')).toEqual([]);
   });
 });
+
+// server/'s layers (docs/architecture.md "Server layout"): app → routes → features → core.
+describe('server layers', () => {
+  const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
+  const restricted = 'import-x/no-restricted-paths';
+
+  it('refuses a core → feature, core → route and core → app import', async () => {
+    expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../players/exports.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../routes/schemas.ts', 'errorSchema'), 'server/core/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../app.ts', 'createApp'), 'server/core/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it('refuses a feature → route and feature → app import', async () => {
+    expect(await ruleIds(importing('../routes/schemas.ts', 'errorSchema'), 'server/clicks/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../app.ts', 'createApp'), 'server/clicks/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../web/web-plugin.ts', 'registerWeb'), 'server/forecast/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it("refuses a feature's import of another feature's inner file, and lets exports.ts through", async () => {
+    expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/clicks/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../players/exports.ts', 'loadUser'), 'server/clicks/boundary-probe.ts')).toEqual([]);
+  });
+
+  it('refuses a route → app import', async () => {
+    expect(await ruleIds(importing('../app.ts', 'createApp'), 'server/routes/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it('lets a route import any feature file and core, and a feature import core', async () => {
+    expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/routes/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../core/clock.ts', 'systemClock'), 'server/routes/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../core/clock.ts', 'systemClock'), 'server/clicks/boundary-probe.ts')).toEqual([]);
+  });
+
+  it('refuses an import cycle', async () => {
+    // ledger.ts is imported (through players/exports.ts) by boosts/player-actions.ts: importing that back closes a loop.
+    expect(await ruleIds(importing('../boosts/exports.ts', 'payXAgeReward'), 'server/players/ledger.ts')).toContain('import-x/no-cycle');
+  });
+});

@@ -5,7 +5,7 @@
  * UTC day across all processes (server/core/jobs/job.ts).
  */
 import type { Db } from '../core/db/db.ts';
-import { pruneClickBatches } from '../clicks/click-batcher.ts';
+import { pruneClickBatches } from '../clicks/exports.ts';
 import { runJobIfDue, type Job } from '../core/jobs/job.ts';
 
 export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().slice(0, 10);

@@ -13,11 +13,11 @@ import type { Db } from '../core/db/db.ts';
 import type { Job } from '../core/jobs/job.ts';
 import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
 import type { RedisHandle } from '../core/redis.ts';
-import { refreshConsoleAggregates } from '../console/console-aggregates.ts';
-import { buildRankSnapshot, ranksJob, type RankBuild } from '../leaderboard/rank-snapshot.ts';
-import { refreshStatsCache } from '../leaderboard/stats-cache.ts';
-import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/channel-rule.ts';
-import { isChannelMember } from '../tasks/outside-services.ts';
+import { refreshConsoleAggregates } from '../console/exports.ts';
+import { buildRankSnapshot, ranksJob, type RankBuild } from '../leaderboard/exports.ts';
+import { refreshStatsCache } from '../leaderboard/exports.ts';
+import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/exports.ts';
+import { isChannelMember } from '../tasks/exports.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 
 /** The stats cache (§3), once per `everyMs` window of the wall clock. */

@@ -15,9 +15,9 @@ import { startJobs, type JobsHandle } from '../core/jobs/scheduler.ts';
 import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
-import { chosenLanguageOf } from '../players/users.ts';
-import { createBot } from '../bot/bot.ts';
-import { startBroadcastWorker, type BroadcastWorker } from '../bot/broadcast-worker.ts';
+import { chosenLanguageOf } from '../players/exports.ts';
+import { createBot } from '../bot/exports.ts';
+import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
 
 export interface BackgroundDeps {

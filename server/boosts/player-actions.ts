@@ -9,8 +9,8 @@ import { welcomeReward } from '../../engine/rewards.ts';
 import { boostLevel, upgradeRefusal, type UpgradeRefusal } from '../../engine/upgrades.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { invalid, conflict } from '../core/errors.ts';
-import { appendLedger, creditDollars, creditMoney } from '../players/ledger.ts';
-import { loadUser, type UserRow } from '../players/users.ts';
+import { appendLedger, creditDollars, creditMoney } from '../players/exports.ts';
+import { loadUser, type UserRow } from '../players/exports.ts';
 
 /**
  * The game's one-row transitions (claims and purchases), each in the caller's transaction with

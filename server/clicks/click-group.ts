@@ -4,8 +4,8 @@ import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/retry.ts';
 import { readGroup, writeGroup, type Click, type GroupRead, type GroupWrite, type VersionedRow } from './click-sql.ts';
-import { crossesInviteThreshold } from '../players/invite-bonus.ts';
-import { settleInviteBonus } from '../players/ledger.ts';
+import { crossesInviteThreshold } from '../players/exports.ts';
+import { settleInviteBonus } from '../players/exports.ts';
 
 /** What one POST /click gets back: the accepted taps and the player's row after its group committed. */
 export interface ClickAnswer {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../core/db/db.ts';
-import { insertLedgerSql } from '../players/ledger.ts';
-import type { UserRow } from '../players/users.ts';
+import { insertLedgerSql } from '../players/exports.ts';
+import type { UserRow } from '../players/exports.ts';
 
 /**
  * A users row with its version: the system column `xmin` (as text), which every UPDATE of the row

@@ -5,7 +5,7 @@
  * 'cancelled' and are never claimed), and progress with blocked players told apart from other failures.
  */
 import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/admin-types.ts';
-import type { Broadcast, InlineButton } from '../bot/broadcast-payload.ts';
+import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { invalid, conflict, notFound } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';

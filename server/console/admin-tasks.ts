@@ -4,7 +4,7 @@
  * table on every /tasks call, so players see a change at their next list (well within a minute).
  * An edited task is marked, and the seed file no longer overwrites it at start.
  */
-import type { TaskRow } from '../tasks/task-model.ts';
+import type { TaskRow } from '../tasks/exports.ts';
 import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
 import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';

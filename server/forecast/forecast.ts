@@ -7,7 +7,7 @@
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { invalid, conflict } from '../core/errors.ts';
-import { creditMoney } from '../players/ledger.ts';
+import { creditMoney } from '../players/exports.ts';
 
 export interface SettlementResult {
   launchDay: string;

@@ -8,7 +8,7 @@
 import type { LeaderboardEntry, Page } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Queryable } from '../core/db/db.ts';
-import { loadUser, type UserRow } from '../players/users.ts';
+import { loadUser, type UserRow } from '../players/exports.ts';
 
 type ProfileRow = Pick<UserRow, 'id' | 'tele_username' | 'tele_avatar' | 'tw_username' | 'total_earn' | 'total_money' | 'total_ref'>;
 

@@ -11,7 +11,7 @@ import { money } from '../../engine/money.ts';
 import type { Queryable } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { entryOf, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
-import type { UserRow } from '../players/users.ts';
+import type { UserRow } from '../players/exports.ts';
 
 const idSpace = 10n ** 16n;
 export const memberOf = (id: number): string => (idSpace - BigInt(id)).toString().padStart(17, '0');

@@ -9,7 +9,7 @@
  */
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/retry.ts';
-import { settleInviteBonus } from '../players/ledger.ts';
+import { settleInviteBonus } from '../players/exports.ts';
 
 /** Telegram's membership answer for one user, or a thrown error when it cannot be had. */
 export type MembershipCheck = (telegramUserId: string) => Promise<boolean>;

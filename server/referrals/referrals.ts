@@ -5,8 +5,8 @@ import { friendLimit } from '../../engine/prices.ts';
 import { inviteBonus } from '../../engine/rewards.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { invalid, conflict, notFound } from '../core/errors.ts';
-import { settleInviteBonus } from '../players/ledger.ts';
-import { loadUser, type UserRow } from '../players/users.ts';
+import { settleInviteBonus } from '../players/exports.ts';
+import { loadUser, type UserRow } from '../players/exports.ts';
 
 /**
  * /referral: the player names their referrer once. Refused: unknown code, self-referral, a cycle

@@ -6,7 +6,7 @@
  */
 import { economy } from '../../engine/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { creditMoney } from '../players/ledger.ts';
+import { creditMoney } from '../players/exports.ts';
 import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';
 import { conflict } from '../core/errors.ts';
 import { newAdsNonce, signAdsToken } from './ads-token.ts';

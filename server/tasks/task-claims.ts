@@ -1,14 +1,14 @@
 import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages } from '../../engine/messages.ts';
-import type { VerifiedInitData } from '../players/init-data.ts';
+import type { VerifiedInitData } from '../players/exports.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { invalid, conflict } from '../core/errors.ts';
-import { creditMoney } from '../players/ledger.ts';
+import { creditMoney } from '../players/exports.ts';
 import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
 export { verifyOutside, type ClaimInput, type OutsideEvidence } from './task-evidence.ts';
 import { progressOf, recordTaskProgress, taskView, type Progress, type TaskRow } from './tasks.ts';
-import { loadUser, type UserRow } from '../players/users.ts';
+import { loadUser, type UserRow } from '../players/exports.ts';
 
 /** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
 const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { payXAgeReward } from '../boosts/player-actions.ts';
+import { payXAgeReward } from '../boosts/exports.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from '../core/config/outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';

@@ -1,0 +1,5 @@
+/** What the bot feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { createBot } from './bot.ts';
+export type { Broadcast, InlineButton } from './broadcast-payload.ts';
+export { startBroadcastWorker } from './broadcast-worker.ts';
+export type { BroadcastWorker } from './broadcast-worker.ts';

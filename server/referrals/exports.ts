@@ -1,0 +1,3 @@
+/** What the referrals feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { runChannelChecks } from './channel-rule.ts';
+export type { ChannelCheckResult, MembershipCheck } from './channel-rule.ts';
