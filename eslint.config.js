@@ -34,6 +34,7 @@ const serverEdge = ['routes', 'web', 'dev'];
 const serverFeatures = readdirSync(new URL('./server/', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== 'core' && !serverEdge.includes(d.name))
   .map((d) => d.name);
+const oneTransaction = 'Open transactions with transaction() from server/core/db/transaction.ts, the one helper that retries deadlocks and serialisation failures.';
 const appFiles = ['server/app.ts', 'server/main.ts', 'server/web', 'server/dev'];
 const serverZones = [
   { target: 'server/core', from: 'server', except: ['./core'], message: 'server/core/ sits beneath everything: it imports no feature, route or app file.' },
@@ -121,6 +122,20 @@ export default tseslint.config(
       ]),
       'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: serverZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // One transaction helper (docs/architecture.md "Transactions"): server/core/db/transaction.ts
+    // opens every transaction and retries what PostgreSQL asks to be retried; db.ts implements it.
+    files: ['server/**/*.ts'],
+    ignores: ['server/core/db/db.ts', 'server/core/db/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']", message: oneTransaction },
+        { selector: 'Literal[value=/^\\s*(BEGIN|START TRANSACTION)\\b/]', message: oneTransaction },
+        { selector: 'TemplateElement[value.raw=/^\\s*(BEGIN|START TRANSACTION)\\b/]', message: oneTransaction },
+      ],
     },
   },
   {

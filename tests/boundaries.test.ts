@@ -73,3 +73,22 @@ describe('server layers', () => {
     expect(await ruleIds(importing('../boosts/exports.ts', 'payXAgeReward'), 'server/players/ledger.ts')).toContain('import-x/no-cycle');
   });
 });
+
+// One transaction helper (docs/architecture.md "Transactions").
+describe('transactions', () => {
+  it('refuses db.transaction and BEGIN outside server/core/db/transaction.ts', async () => {
+    const opening = [
+      "import type { Db } from '../core/db/db.ts';\nexport const probe = (db: Db) => db.transaction(async (tx) => tx.query('SELECT 1'));\n",
+      "import type { Db } from '../core/db/db.ts';\nexport const probe = (deps: { db: Db }) => deps.db.transaction(async (tx) => tx.query('SELECT 1'));\n",
+      "import type { Db } from '../core/db/db.ts';\nexport const probe = (db: Db) => db.query('BEGIN');\n",
+      "import type { Db } from '../core/db/db.ts';\nexport const probe = (db: Db) => db.query(`START TRANSACTION ISOLATION LEVEL SERIALIZABLE`);\n",
+    ];
+    for (const code of opening) expect(await ruleIds(code, 'server/forecast/boundary-probe.ts')).toContain('no-restricted-syntax');
+  });
+
+  it('lets a feature open its transaction through the helper', async () => {
+    const code =
+      "import type { Db } from '../core/db/db.ts';\nimport { transaction } from '../core/db/transaction.ts';\nexport const probe = (db: Db) => transaction(db, async (tx) => tx.query('SELECT 1'));\n";
+    expect(await ruleIds(code, 'server/forecast/boundary-probe.ts')).toEqual([]);
+  });
+});

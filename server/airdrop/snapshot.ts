@@ -4,7 +4,7 @@
  * built: asking again returns what was built and changes nothing.
  */
 import type { Db, Queryable } from '../core/db/db.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { invalid, conflict } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../core/db/db.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { conflict } from '../core/errors.ts';
 import type { VerifiedWallet } from './ton-proof.ts';
 

@@ -2,7 +2,7 @@ import { applyTaps } from '../../engine/clicks.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { readGroup, writeGroup, type Click, type GroupRead, type GroupWrite, type VersionedRow } from './click-sql.ts';
 import { crossesInviteThreshold } from '../players/exports.ts';
 import { settleInviteBonus } from '../players/exports.ts';

@@ -9,6 +9,7 @@ import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { invalid, conflict, notFound } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 export const maxTestRecipients = 50;
 export const maxActiveDays = 365;
@@ -61,7 +62,7 @@ const segmentFilter = (s: BroadcastSegment, nowMs: number): { where: string; par
 
 /** Queues a broadcast to a segment, with its audit row, in one transaction. */
 export const enqueueSegmentBroadcast = (db: Db, adminId: number, b: Broadcast, segment: BroadcastSegment, nowMs: number): Promise<{ broadcastId: number; total: number }> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const f = segmentFilter(segment, nowMs);
     const r = await tx.query<{ id: number; total: number }>(
       `WITH b AS (
@@ -79,7 +80,7 @@ export const enqueueSegmentBroadcast = (db: Db, adminId: number, b: Broadcast, s
 
 /** Cancels what is still pending; a row being sent right now finishes its send. */
 export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: number): Promise<number> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const b = await tx.query<{ finished_at_ms: number | null }>('SELECT finished_at_ms FROM broadcasts WHERE id = $1 FOR UPDATE', [id]);
     if (b.rows[0] === undefined) throw notFound(`Broadcast ${id} not found`, 'id');
     if (b.rows[0].finished_at_ms !== null) throw conflict(`Broadcast ${id} has already finished`, 'id');

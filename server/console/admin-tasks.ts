@@ -11,6 +11,7 @@ import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { DomainError, notFound } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 /** The stored task types (DAILY_TASK and INVITE_TASK are query aliases, server/tasks/tasks.ts). */
 export const editableTaskTypes = ['TASK1', 'SOCIAL', 'INVITE', 'EXCHANGE', 'ACHIVEMENT', 'ADS'] as const satisfies readonly TaskType[];
@@ -102,7 +103,7 @@ const loadForUpdate = async (q: Queryable, id: number): Promise<AdminTask> => {
 const values = (t: TaskInput) => [t.type, t.handleType, t.title, t.image, t.desc, t.link, t.reward, t.isDaily, t.needsCaptcha, t.active];
 
 export const createTask = (db: Db, adminId: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     // Tasks are few and created by hand: the next id and the last place are read under a table lock.
     await tx.query('LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE');
     const r = await tx.query<Row>(
@@ -117,7 +118,7 @@ export const createTask = (db: Db, adminId: number, input: TaskInput, nowMs: num
   });
 
 export const updateTask = (db: Db, adminId: number, id: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const before = await loadForUpdate(tx, id);
     const r = await tx.query<Row>(
       `UPDATE tasks SET type = $2, handle_type = $3, title = $4, image = $5, description = $6, link = $7, reward = $8::numeric,
@@ -132,7 +133,7 @@ export const updateTask = (db: Db, adminId: number, id: number, input: TaskInput
 
 /** Puts the listed tasks first, in this order; the others keep their order after them. */
 export const reorderTasks = (db: Db, adminId: number, ids: number[], nowMs: number): Promise<AdminTask[]> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const before = (await tx.query<{ id: number }>('SELECT id FROM tasks ORDER BY sort_order, id FOR UPDATE')).rows.map((r) => Number(r.id));
     const unknown = ids.filter((id) => !before.includes(id));
     if (unknown.length > 0) throw new FieldErrors({ ids: `unknown task ids: ${unknown.join(', ')}` });

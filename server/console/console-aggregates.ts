@@ -10,6 +10,7 @@
  */
 import { economy } from '../../engine/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 const dayMs = 86_400_000;
 /** A click batch committed later than this after its timestamp is not counted (docs/admin.md). */
@@ -20,7 +21,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Folds click_batches rows in [mark, now - lag) into taps per day and per-player signals. */
 const foldClicks = (db: Db, nowMs: number): Promise<number> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     await tx.query('INSERT INTO admin_job_marks (job, mark_ms) VALUES ($1, $2) ON CONFLICT (job) DO NOTHING', [clicksMark, nowMs - 7 * dayMs]);
     const m = await tx.query<{ mark_ms: number }>('SELECT mark_ms FROM admin_job_marks WHERE job = $1 FOR UPDATE', [clicksMark]);
     const from = Number(m.rows[0]!.mark_ms);

@@ -7,6 +7,7 @@ import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { notFound } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 interface Row {
   id: number;
@@ -119,7 +120,7 @@ export const playerReferrals = async (q: Queryable, id: number, cursor: string |
 
 /** Freezes or unfreezes a player, with its audit row, in one transaction. Returns the new frozen_at. */
 export const setFrozen = async (db: Db, adminId: number, id: number, frozen: boolean, reason: string, nowMs: number): Promise<string | null> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const before = await tx.query<{ frozen_at: Date | string | null }>('SELECT frozen_at FROM users WHERE id = $1 FOR UPDATE', [id]);
     if (before.rows[0] === undefined) throw notFound(`Player ${id} not found`, 'id');
     const after = await tx.query<{ frozen_at: Date | string | null }>(

@@ -8,6 +8,7 @@ import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { invalid, conflict } from '../core/errors.ts';
 import { creditMoney } from '../players/exports.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 export interface SettlementResult {
   launchDay: string;
@@ -37,7 +38,7 @@ export const parseLaunchDay = (value: unknown, nowMs: number): string => {
  * `settledBy` names the operator (`admin:<id>` or `api-key`). Idempotent for the same day.
  */
 export const settleForecast = async (db: Db, launchDay: string, settledBy: string, nowMs: number): Promise<SettlementResult> => {
-  const setting = await db.transaction(async (tx) => {
+  const setting = await transaction(db, async (tx) => {
     await tx.query(
       `INSERT INTO forecast_settlement (id, launch_day, settled_by, settled_at_ms) VALUES (1, $1::date, $2, $3) ON CONFLICT (id) DO NOTHING`,
       [launchDay, settledBy, nowMs],
@@ -49,7 +50,7 @@ export const settleForecast = async (db: Db, launchDay: string, settledBy: strin
 
   let paid = 0;
   for (;;) {
-    const n = await db.transaction(async (tx) => {
+    const n = await transaction(db, async (tx) => {
       const r = await tx.query<{ user_id: number }>(
         `UPDATE forecasts f SET prize_paid_at_ms = $2
           WHERE f.user_id IN (

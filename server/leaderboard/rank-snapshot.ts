@@ -10,6 +10,7 @@
 import type { Db } from '../core/db/db.ts';
 import { publishRanks, syncChangedRanks, type LedgerCursor } from './redis-ranks.ts';
 import type { RedisHandle } from '../core/redis.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 export const rankMaxStaleMs = 60_000;
 const minIntervalMs = 1_000;
@@ -42,7 +43,7 @@ export const buildRankSnapshot = async (db: Db, nowMs: number): Promise<RankBuil
   await db.exec('ANALYZE leaderboard_next');
   await db.exec('ALTER TABLE leaderboard_next SET (parallel_workers = 0)');
   const players = await db.query<{ n: number }>('SELECT COALESCE(max(rank), 0)::int AS n FROM leaderboard_next');
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx.exec(
       `DROP TABLE leaderboard_ranks;
        ALTER TABLE leaderboard_next RENAME TO leaderboard_ranks;

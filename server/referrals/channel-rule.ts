@@ -8,7 +8,7 @@
  * due at once (pokeChannelCheck), so joining the channel and pressing Claim is enough.
  */
 import type { Db, Queryable } from '../core/db/db.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { settleInviteBonus } from '../players/exports.ts';
 
 /** Telegram's membership answer for one user, or a thrown error when it cannot be had. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
 import { boostKeys, economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { ClickBatcher } from '../clicks/click-batcher.ts';
 import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
 import { statusOf } from '../players/users.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { leaderboardFromSnapshot } from '../leaderboard/leaderboard.ts';
 import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
 import { listFriends, maxPageSize, registerReferral } from '../referrals/referrals.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { pokeChannelCheck } from '../referrals/channel-rule.ts';
 import { claimTask, verifyOutside } from '../tasks/task-claims.ts';
 import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';

@@ -10,6 +10,7 @@ import { creditMoney } from '../players/exports.ts';
 import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';
 import { conflict } from '../core/errors.ts';
 import { newAdsNonce, signAdsToken } from './ads-token.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 export interface AdsReward {
   /** MONEY credited by this call ("0" when the watch was already rewarded). */
@@ -48,7 +49,7 @@ const rewardView = async (tx: Queryable, userId: number, task: TaskRow, nonce: s
  * is credited unless Adsgram's callback already did.
  */
 export const claimWithToken = (db: Db, userId: number, task: TaskRow, nonce: string, nowMs: number): Promise<AdsReward> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const spent = await tx.query<{ rewarded_at_ms: number | null }>(
       `UPDATE ad_watch_sessions SET token_used_at_ms = $3
         WHERE nonce = $1 AND user_id = $2 AND token_used_at_ms IS NULL
@@ -68,7 +69,7 @@ export const claimWithToken = (db: Db, userId: number, task: TaskRow, nonce: str
  * No open watch (a duplicate callback, or no watch started) credits nothing.
  */
 export const rewardFromCallback = (db: Db, userId: number, task: TaskRow, nowMs: number): Promise<{ credited: string; reason?: string }> =>
-  db.transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const open = await tx.query<{ nonce: string }>(
       `SELECT nonce FROM ad_watch_sessions
         WHERE user_id = $1 AND rewarded_at_ms IS NULL AND expires_at_ms > $2

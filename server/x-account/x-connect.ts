@@ -12,6 +12,7 @@ import { payXAgeReward } from '../boosts/exports.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from '../core/config/outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';
+import { transaction } from '../core/db/transaction.ts';
 
 /** docs/rules.md §12: the OAuth state lives 10 minutes. */
 export const xStateTtlMs = 10 * 60 * 1000;
@@ -121,7 +122,7 @@ export const completeXLogin = async (deps: XDeps, q: { state: string; code?: str
     return { redirect: withOutcome(row.redirect_to, reason) };
   }
   const twAge = accountAgeDays(account.createdAtMs, now);
-  const linked = await deps.db.transaction(async (tx) => {
+  const linked = await transaction(deps.db, async (tx) => {
     // The first player to link an X account keeps it: another player linking it is refused.
     const owner = await tx.query<{ user_id: number }>(
       `INSERT INTO x_accounts (tw_user_id, user_id, linked_at_ms) VALUES ($1, $2, $3)

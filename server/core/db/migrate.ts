@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Db } from './db.ts';
+import { transaction } from './transaction.ts';
 
 const migrationsDir = new URL('./migrations/', import.meta.url);
 const fileName = /^(\d{4})_[a-z0-9_-]+\.sql$/;
@@ -45,7 +46,7 @@ export const migrate = async (db: Db, migrations: Migration[] = listMigrations()
   if (migrations.every((m) => recorded.has(m.version))) return [];
   // Under the same lock: two processes starting on a new database would otherwise race in
   // CREATE TABLE IF NOT EXISTS (PostgreSQL then refuses the second with a duplicate pg_type row).
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY,
@@ -56,7 +57,7 @@ export const migrate = async (db: Db, migrations: Migration[] = listMigrations()
   const present = await recordedVersions(db);
   const applied: number[] = [];
   for (const m of migrations.filter((x) => !present.has(x.version))) {
-    const done = await db.transaction(async (tx) => {
+    const done = await transaction(db, async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (seen.rows.length > 0) return false;

@@ -6,6 +6,7 @@
  * runs the period again from scratch.
  */
 import type { Db, Queryable } from '../db/db.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface JobRun {
   /** The transaction that records the period: work written through it commits with the period or not at all. */
@@ -28,7 +29,7 @@ export type JobOutcome<T> = { ran: true; period: string; result: T } | { ran: fa
 export const runJobIfDue = async <T>(db: Db, job: Job<T>, nowMs: number, opts: { force?: boolean } = {}): Promise<JobOutcome<T>> => {
   const period = job.periodOf(nowMs);
   await db.query('INSERT INTO job_schedule (job) VALUES ($1) ON CONFLICT (job) DO NOTHING', [job.name]);
-  return db.transaction(async (tx): Promise<JobOutcome<T>> => {
+  return transaction(db, async (tx): Promise<JobOutcome<T>> => {
     const r = await tx.query<{ last_period: string; last_run_at_ms: string | number }>(
       'SELECT last_period, last_run_at_ms FROM job_schedule WHERE job = $1 FOR UPDATE SKIP LOCKED',
       [job.name],
