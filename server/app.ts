@@ -5,6 +5,7 @@ import { adminApiPrefix } from '../engine/admin-types.ts';
 import { apiPrefix } from '../engine/api-types.ts';
 import { createFrozenSet } from './players/frozen-set.ts';
 import { createAuthenticate } from './players/authenticate.ts';
+import { createServedRound } from './airdrop/served-round.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './core/config/config.ts';
 import type { Db } from './core/db/db.ts';
@@ -62,6 +63,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const frozen = createFrozenSet(deps.db);
   await frozen.refresh();
   app.addHook('onClose', async () => frozen.stop());
+  const airdrop = createServedRound(deps.db, (err, round) => app.log.error({ err, round }, 'airdrop dictionary failed to load'));
   const ctx: RouteContext = {
     db: deps.db,
     config: deps.config,
@@ -69,6 +71,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     ...(deps.services !== undefined ? { services: deps.services } : {}),
     ...(deps.redis !== undefined ? { redis: deps.redis } : {}),
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
+    airdrop,
   };
 
   await app.register(swagger, {
@@ -101,6 +104,6 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     { prefix: apiPrefix },
   );
   // The operator console's API (docs/admin.md), beside the game API.
-  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, config: deps.config, clock, frozen });
+  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, config: deps.config, clock, frozen, airdrop });
   return app;
 };

@@ -102,7 +102,7 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
 const chunkBytes = 8 << 20;
 
 /** Builds the dictionary of a frozen round from its allocations (sorted by key), stores it and marks the round built. */
-const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseLog): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
+const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseLog, onBuilt?: OnBuilt): Promise<{ summary: RoundSummary; tree: AirdropTree }> => {
   // Linked wallets are basechain raw addresses (`0:` + lowercase hex), so byte order of the text
   // is the dictionary's key order; the check below sorts in JS should that ever not hold.
   const rows = await db.query<{ address: string; amount: string }>('SELECT address, amount FROM airdrop_allocations WHERE round = $1 ORDER BY address COLLATE "C"', [
@@ -134,10 +134,11 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseL
         boc.subarray(seq * chunkBytes, (seq + 1) * chunkBytes).toString('base64'),
       ]);
     }
-    await tx.query(
+    const marked = await tx.query(
       "UPDATE airdrop_rounds SET status = 'built', merkle_root = $2, boc_bytes = $3, built_at_ms = $4 WHERE round = $1 AND status = 'building'",
       [s.round, root, boc.length, nowMs],
     );
+    if (marked.rowCount === 1 && onBuilt !== undefined) await onBuilt(tx, (await roundSummary(tx, s.round))!);
   });
   phase('store BoC');
   return { summary: (await roundSummary(db, s.round))!, tree };
@@ -145,6 +146,9 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseL
 
 /** Called after each step of a build with the step's name (the bench prints durations). */
 export type PhaseLog = (name: string) => void;
+
+/** Runs in the transaction that marks the round built, by the call that built it (the audit row). */
+export type OnBuilt = (tx: Queryable, summary: RoundSummary) => Promise<void>;
 
 /**
  * Takes the snapshot of a round, or returns the one already taken. A round asked for with other
@@ -156,6 +160,7 @@ export const takeSnapshot = async (
   p: RoundParams,
   nowMs: number,
   phase: PhaseLog = () => {},
+  onBuilt?: OnBuilt,
 ): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   const before = await roundSummary(db, p.round);
   const s = before ?? (await freeze(db, p, nowMs));
@@ -163,7 +168,7 @@ export const takeSnapshot = async (
   if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
   if (s.expireAt !== p.expireAt) throw conflict(`round ${p.round} was built with expireAt ${s.expireAt}`, 'expireAt');
   if (s.status === 'built') return { summary: s, created: false };
-  const built = await buildFrozen(db, s, nowMs, phase);
+  const built = await buildFrozen(db, s, nowMs, phase, onBuilt);
   return { ...built, created: before === null };
 };
 
@@ -192,12 +197,12 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * process (a second caller waits for the first and gets `created: false`), and dates that differ
  * from a built round's refused (409).
  */
-export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   if (p.expireAt <= p.startFrom) throw invalid('expireAt must be after startFrom', 'expireAt');
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {
-    job = takeSnapshot(db, p, nowMs).finally(() => building.delete(p.round));
+    job = takeSnapshot(db, p, nowMs, undefined, onBuilt).finally(() => building.delete(p.round));
     building.set(p.round, job);
   }
   const { summary, created, tree } = await job;

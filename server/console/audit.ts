@@ -2,6 +2,18 @@
 import type { AuditEntry, Page } from '../../engine/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
+/**
+ * Who runs an operator action: a signed-in console admin, or the holder of OPERATOR_API_KEY (the
+ * operator API). An action that takes an actor writes its own audit row, in its own transaction.
+ */
+export type Actor = { kind: 'console'; adminId: number } | { kind: 'operator-key' };
+
+/** The operator API key, as an actor. */
+export const operatorKeyActor: Actor = { kind: 'operator-key' };
+
+/** The audit log's admin id of an actor: admin id 0 is the operator API key (docs/admin.md). */
+export const auditAdminId = (actor: Actor): number => (actor.kind === 'console' ? actor.adminId : 0);
+
 export interface AuditRecord {
   adminId: number;
   action: string;

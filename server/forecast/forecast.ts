@@ -7,8 +7,9 @@
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { invalid, conflict } from '../core/errors.ts';
-import { creditMoney } from '../players/exports.ts';
 import { transaction } from '../core/db/transaction.ts';
+import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { creditMoney } from '../players/exports.ts';
 
 export interface SettlementResult {
   launchDay: string;
@@ -33,15 +34,22 @@ export const parseLaunchDay = (value: unknown, nowMs: number): string => {
   return value;
 };
 
+/** The settlement's `settled_by`: `admin:<id>` or `api-key`. */
+const settledByOf = (actor: Actor): string => (actor.kind === 'console' ? `admin:${actor.adminId}` : 'api-key');
+
 /**
- * Sets the launch day (once; a different day later is a 409) and pays every unpaid right guess.
- * `settledBy` names the operator (`admin:<id>` or `api-key`). Idempotent for the same day.
+ * The forecast settlement, the one door of the console and the operator API: checks the launch
+ * day, sets it (once; a different day later is a 409) and pays every unpaid right guess in bounded
+ * batches. The last batch's transaction also writes the audit row with the result, so the record
+ * commits with the payouts it reports and an action that fails leaves none; calling again with the
+ * same day finishes what a failure left (idempotent).
  */
-export const settleForecast = async (db: Db, launchDay: string, settledBy: string, nowMs: number): Promise<SettlementResult> => {
+export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unknown, nowMs: number): Promise<SettlementResult> => {
+  const launchDay = parseLaunchDay(launchDayInput, nowMs);
   const setting = await transaction(db, async (tx) => {
     await tx.query(
       `INSERT INTO forecast_settlement (id, launch_day, settled_by, settled_at_ms) VALUES (1, $1::date, $2, $3) ON CONFLICT (id) DO NOTHING`,
-      [launchDay, settledBy, nowMs],
+      [launchDay, settledByOf(actor), nowMs],
     );
     const r = await tx.query<{ day: string; settled_at_ms: number }>(`SELECT to_char(launch_day, 'YYYY-MM-DD') AS day, settled_at_ms FROM forecast_settlement WHERE id = 1`);
     return r.rows[0]!;
@@ -50,7 +58,7 @@ export const settleForecast = async (db: Db, launchDay: string, settledBy: strin
 
   let paid = 0;
   for (;;) {
-    const n = await transaction(db, async (tx) => {
+    const done = await transaction(db, async (tx): Promise<SettlementResult | number> => {
       const r = await tx.query<{ user_id: number }>(
         `UPDATE forecasts f SET prize_paid_at_ms = $2
           WHERE f.user_id IN (
@@ -63,13 +71,15 @@ export const settleForecast = async (db: Db, launchDay: string, settledBy: strin
       );
       for (const { user_id } of r.rows)
         await creditMoney(tx, { userId: Number(user_id), amount: economy.forecastPrizeMoney, kind: 'forecast', reference: `forecast:${launchDay}`, nowMs });
-      return r.rows.length;
+      if (r.rows.length === batchSize) return r.rows.length;
+      const total = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM forecasts WHERE prize_paid_at_ms IS NOT NULL');
+      const result = { launchDay, settledAtMs: Number(setting.settled_at_ms), paid: paid + r.rows.length, paidTotal: Number(total.rows[0]!.n) };
+      await recordAudit(tx, { adminId: auditAdminId(actor), action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
+      return result;
     });
-    paid += n;
-    if (n < batchSize) break;
+    if (typeof done !== 'number') return done;
+    paid += done;
   }
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM forecasts WHERE prize_paid_at_ms IS NOT NULL');
-  return { launchDay, settledAtMs: Number(setting.settled_at_ms), paid, paidTotal: Number(total.rows[0]!.n) };
 };
 
 /** The settlement, if any. */

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FrozenSet } from '../players/frozen-set.ts';
+import type { ServedRound } from '../airdrop/served-round.ts';
 import type { SessionDeps } from '../console/sessions.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
@@ -14,4 +15,6 @@ export interface AdminContext {
   /** The session check (onRequest) of every console route but sign-in. */
   guard: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   frozen: FrozenSet;
+  /** The airdrop round the claim API serves (a console snapshot serves the new round at once). */
+  airdrop: ServedRound;
 }

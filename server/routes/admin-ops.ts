@@ -1,20 +1,19 @@
 /**
  * Console operations (docs/admin.md): the dashboard, broadcasts (compose to a segment, progress,
- * cancel), the forecast settlement and the airdrop snapshot, the same domain functions the operator
- * API calls.
+ * cancel), the forecast settlement and the airdrop snapshot, the same actions the operator API
+ * calls (each writes its own audit row).
  * Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, recentBroadcasts } from '../console/admin-broadcasts.ts';
-import { recordAudit } from '../console/audit.ts';
 import { readDashboard } from '../console/dashboard.ts';
 import { adminOf } from '../console/sessions.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
-import { latestBuiltRound, takeSnapshotOnce } from '../airdrop/snapshot.ts';
-import { forecastSettlement, parseLaunchDay, settleForecast } from '../forecast/forecast.ts';
+import { latestBuiltRound } from '../airdrop/snapshot.ts';
+import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
+import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
 import { badRequest } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
-import { withRootInt } from './airdrop.ts';
 
 const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['id'] } as const;
 
@@ -39,12 +38,8 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
 
   app.get('/forecast', async () => ({ settlement: await forecastSettlement(ctx.db) }));
   app.post('/forecast/settle', { schema: { body: { type: 'object', properties: { launchDay: { type: 'string', maxLength: 10 } }, required: ['launchDay'] } } }, async (request) => {
-    const nowMs = ctx.clock.now();
-    const launchDay = parseLaunchDay((request.body as { launchDay: string }).launchDay, nowMs);
-    const adminId = adminOf(request).adminId;
-    const result = await settleForecast(ctx.db, launchDay, `admin:${adminId}`, nowMs);
-    await recordAudit(ctx.db, { adminId, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
-    return result;
+    const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+    return settleForecast(ctx.db, actor, (request.body as { launchDay: string }).launchDay, ctx.clock.now());
   });
 
   const unixS = { type: 'integer', minimum: 0, maximum: 2 ** 48 - 1 } as const;
@@ -65,12 +60,10 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
       },
     },
     async (request) => {
-      const nowMs = ctx.clock.now();
       const params = request.body as { round: number; startFrom: number; expireAt: number };
       // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
-      const { summary, created } = await takeSnapshotOnce(ctx.db, params, nowMs);
-      const adminId = adminOf(request).adminId;
-      if (created) await recordAudit(ctx.db, { adminId, action: 'airdrop.snapshot', target: `round:${summary.round}`, after: withRootInt(summary), nowMs });
+      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop }, actor, params, ctx.clock.now());
       return { ...withRootInt(summary), created };
     },
   );

@@ -15,6 +15,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import { badRequest, body, toHttpError } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
+import type { ServedRound } from '../airdrop/served-round.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';
 
@@ -74,6 +75,7 @@ export interface AdminDeps {
   config: Config;
   clock: Clock;
   frozen: FrozenSet;
+  airdrop: ServedRound;
 }
 
 /** The console API plugin (register with prefix adminApiPrefix). */
@@ -92,7 +94,7 @@ export const adminRoutes: FastifyPluginAsync<AdminDeps> = async (app, deps) => {
     publicUrl: deps.config.PUBLIC_URL,
   };
   // Named fields only: the register options also carry `prefix`, which must not reach the children.
-  const ctx: AdminContext = { db: deps.db, config: deps.config, clock: deps.clock, frozen: deps.frozen, session, guard: createAdminGuard(session) };
+  const ctx: AdminContext = { db: deps.db, config: deps.config, clock: deps.clock, frozen: deps.frozen, airdrop: deps.airdrop, session, guard: createAdminGuard(session) };
   await app.register(adminAuthRoutes, ctx);
   await app.register(consoleRoutes, ctx);
 };

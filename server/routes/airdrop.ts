@@ -7,11 +7,12 @@
  */
 import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { recordAudit } from '../console/audit.ts';
+import { operatorKeyActor } from '../console/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
-import { latestBuiltRound, loadRoundTree, roundSummary, takeSnapshotOnce, type RoundSummary } from '../airdrop/snapshot.ts';
-import { badRequest, notFound, unavailable } from '../core/http-errors.ts';
+import { latestBuiltRound, roundSummary } from '../airdrop/snapshot.ts';
+import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
+import { badRequest, notFound } from '../core/http-errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
@@ -32,8 +33,6 @@ const roundSchema = objectOf({
   created: 'boolean',
 });
 
-export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
-
 /** The jetton master and wallet code, when configured: the claim API then adds the jetton wallet and its state init. */
 const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell; salt: number } | null => {
   if (!c.JETTON_MASTER_ADDRESS || !c.JETTON_WALLET_CODE) return null;
@@ -46,36 +45,8 @@ const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell; sal
 
 export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const jetton = jettonOf(ctx.config);
-  // One parsed dictionary per round, loaded once per process (single flight) and kept.
-  const trees = new Map<number, Promise<AirdropTree>>();
-  const ready = new Map<number, AirdropTree>();
-  const treeOf = (round: number): AirdropTree => {
-    const t = ready.get(round);
-    if (t !== undefined) return t;
-    if (!trees.has(round)) {
-      const loading = loadRoundTree(ctx.db, round);
-      trees.set(round, loading);
-      loading.then((tree) => ready.set(round, tree)).catch((err: unknown) => {
-        trees.delete(round);
-        app.log.error({ err, round }, 'airdrop dictionary failed to load');
-      });
-    }
-    throw unavailable('the airdrop dictionary is loading; retry shortly');
-  };
-
-  // The served round is read at most once a second per process (a new round shows within 1 s).
-  let latest: { at: number; round: Promise<RoundSummary | null> } | null = null;
-  const servedRound = (): Promise<RoundSummary | null> => {
-    const now = Date.now();
-    if (latest === null || now - latest.at > 1_000) {
-      const round = latestBuiltRound(ctx.db);
-      latest = { at: now, round };
-      round.catch(() => {
-        latest = null;
-      });
-    }
-    return latest.round;
-  };
+  // The served round and its dictionary (server/airdrop/served-round.ts), shared with the console.
+  const served = ctx.airdrop;
 
   const checkKey = (request: FastifyRequest) => requireOperatorKey(ctx, request);
 
@@ -95,12 +66,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     },
     async (request, reply) => {
       checkKey(request);
-      const nowMs = ctx.clock.now();
-      const { summary, created, tree } = await takeSnapshotOnce(ctx.db, request.body, nowMs);
-      // Admin id 0 in the audit log is the operator API key (docs/admin.md).
-      if (created) await recordAudit(ctx.db, { adminId: 0, action: 'airdrop.snapshot', target: `round:${summary.round}`, after: withRootInt(summary), nowMs });
-      if (tree !== undefined) ready.set(summary.round, tree);
-      latest = null;
+      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served }, operatorKeyActor, request.body, ctx.clock.now());
       // The root goes into the jetton master's data (merkle_root:uint256).
       app.log.info({ round: summary.round, merkleRoot: summary.merkleRoot, wallets: summary.wallets }, 'airdrop snapshot');
       return reply.status(created ? 201 : 200).send({ ...withRootInt(summary), created });
@@ -151,11 +117,11 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       } catch {
         throw badRequest('address must be a TON address (raw 0:<hex> or user-friendly)', 'address');
       }
-      const round = await servedRound();
+      const round = await served.round();
       if (round === null) throw notFound('No airdrop snapshot yet', 'address');
       let tree: AirdropTree;
       try {
-        tree = treeOf(round.round);
+        tree = served.treeOf(round.round);
       } catch (err) {
         void reply.header('retry-after', '10');
         throw err;

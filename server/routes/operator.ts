@@ -1,11 +1,11 @@
 /**
  * The operator API (docs/api.md): actions an operator runs with OPERATOR_API_KEY in x-api-key,
- * the same way broadcasts are queued. Today: settling the wallet forecast, through the same domain
- * function as the console's Forecast page.
+ * the same way broadcasts are queued. Today: settling the wallet forecast, through the same action
+ * (server/forecast/forecast.ts) as the console's Forecast page.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { recordAudit } from '../console/audit.ts';
-import { forecastSettlement, parseLaunchDay, settleForecast } from '../forecast/forecast.ts';
+import { operatorKeyActor } from '../console/audit.ts';
+import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
 import { unauthorized, unavailable } from '../core/http-errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { secretMatches } from '../core/secret-compare.ts';
@@ -34,12 +34,7 @@ export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     },
     async (request) => {
       requireOperatorKey(ctx, request);
-      const nowMs = ctx.clock.now();
-      const launchDay = parseLaunchDay((request.body as { launchDay: unknown }).launchDay, nowMs);
-      const result = await settleForecast(ctx.db, launchDay, 'api-key', nowMs);
-      // Admin id 0 in the audit log is the operator API key.
-      await recordAudit(ctx.db, { adminId: 0, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
-      return result;
+      return settleForecast(ctx.db, operatorKeyActor, (request.body as { launchDay: unknown }).launchDay, ctx.clock.now());
     },
   );
   app.get('/public/settle-forecast', { schema: { summary: 'The forecast settlement, if any (x-api-key)', tags: ['operator', 'public'], headers: apiKeyHeader } }, async (request) => {

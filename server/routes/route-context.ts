@@ -4,6 +4,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import type { OutsideServices } from '../tasks/task-evidence.ts';
+import type { ServedRound } from '../airdrop/served-round.ts';
 
 /**
  * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
@@ -17,4 +18,6 @@ export interface RouteContext {
   authenticate: Authenticate;
   /** REDIS_URL's connection, when set (live ranks; PostgreSQL stays the fallback). */
   redis?: RedisHandle;
+  /** The airdrop round the claim API serves, shared with the console (one per app). */
+  airdrop: ServedRound;
 }
