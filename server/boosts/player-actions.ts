@@ -7,18 +7,21 @@ import { passiveAccrued } from '../../engine/passive.ts';
 import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
 import { boostLevel, upgradeRefusal, type UpgradeRefusal } from '../../engine/upgrades.ts';
-import type { Queryable } from '../core/db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { invalid, conflict } from '../core/errors.ts';
 import { appendLedger, creditDollars, creditMoney } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
 
 /**
- * The game's one-row transitions (claims and purchases), each in the caller's transaction with
- * the player's row locked. Every rule comes from engine/; a refusal throws and changes nothing.
+ * The game's one-row transitions (claims and purchases), each one action in its own transaction
+ * (server/core/db/transaction.ts) with the player's row locked; payXAgeReward is the one step
+ * another action (the X link) runs in its transaction. Every rule comes from engine/; a refusal
+ * throws and changes nothing.
  */
 
 /** /claim: credits passive income since lastClaimedTime (capped at 3 h) and restarts accrual. */
-export const claimPassive = async (tx: Queryable, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> => {
+const claimPassiveIn = async (tx: Queryable, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> => {
   const row = await loadUser(tx, userId, true);
   const amount = passiveAccrued(row.levels, row.last_claimed_ms, nowMs);
   // A clock step back never moves lastClaimedTime backwards (no double accrual).
@@ -27,6 +30,9 @@ export const claimPassive = async (tx: Queryable, userId: number, nowMs: number)
   const claimed = amount.gt(0) ? await creditDollars(tx, { userId, amount, kind: 'passive', reference: `claim:${claimedAt}`, nowMs }) : '0';
   return { claimed, row: await loadUser(tx, userId) };
 };
+
+export const claimPassive = (db: Db, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> =>
+  transaction(db, (tx) => claimPassiveIn(tx, userId, nowMs));
 
 const refusalMessages: Record<UpgradeRefusal, string> = {
   'max-level': 'This upgrade is already at its maximum level',
@@ -38,68 +44,71 @@ const refusalMessages: Record<UpgradeRefusal, string> = {
  * /update-level: claims passive income first, then buys one level of `key` with one conditional
  * UPDATE (… WHERE total_earn >= price AND level = current), so a concurrent spend cannot overdraw.
  */
-export const buyLevel = async (tx: Queryable, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> => {
-  const { row } = await claimPassive(tx, userId, nowMs);
-  const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
-  const refusal = upgradeRefusal(key, owned, row.total_earn, '0');
-  if (refusal !== null) throw invalid(refusalMessages[refusal], 'levelKey');
-  const level = boostLevel(owned, key);
-  const price = toWire(priceOf(key, level));
-  let r;
-  if (key === handheldKey) {
-    r = await tx.query(
-      'UPDATE users SET total_earn = total_earn - $2::numeric, finger_level = finger_level + 1 WHERE id = $1 AND total_earn >= $2::numeric AND finger_level = $3',
-      [userId, price, level],
-    );
-  } else if (key === energyLimitKey) {
-    // Materialise the energy regenerated so far, so the higher maximum does not back-date regeneration.
-    const energy = availableEnergy(row.energy, row.energy_at_ms, nowMs, row.energy_level);
-    r = await tx.query(
-      `UPDATE users SET total_earn = total_earn - $2::numeric, energy_level = energy_level + 1, energy = $4, energy_at_ms = $5
-       WHERE id = $1 AND total_earn >= $2::numeric AND energy_level = $3`,
-      [userId, price, level, energy, nowMs],
-    );
-  } else {
-    r = await tx.query(
-      `UPDATE users SET total_earn = total_earn - $2::numeric, levels = jsonb_set(levels, ARRAY[$4::text], to_jsonb($3::int + 1))
-       WHERE id = $1 AND total_earn >= $2::numeric AND COALESCE((levels ->> $4::text)::int, 0) = $3`,
-      [userId, price, level, String(key)],
-    );
-  }
-  if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'levelKey');
-  await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
-  return loadUser(tx, userId);
-};
+export const buyLevel = (db: Db, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const { row } = await claimPassiveIn(tx, userId, nowMs);
+    const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
+    const refusal = upgradeRefusal(key, owned, row.total_earn, '0');
+    if (refusal !== null) throw invalid(refusalMessages[refusal], 'levelKey');
+    const level = boostLevel(owned, key);
+    const price = toWire(priceOf(key, level));
+    let r;
+    if (key === handheldKey) {
+      r = await tx.query(
+        'UPDATE users SET total_earn = total_earn - $2::numeric, finger_level = finger_level + 1 WHERE id = $1 AND total_earn >= $2::numeric AND finger_level = $3',
+        [userId, price, level],
+      );
+    } else if (key === energyLimitKey) {
+      // Materialise the energy regenerated so far, so the higher maximum does not back-date regeneration.
+      const energy = availableEnergy(row.energy, row.energy_at_ms, nowMs, row.energy_level);
+      r = await tx.query(
+        `UPDATE users SET total_earn = total_earn - $2::numeric, energy_level = energy_level + 1, energy = $4, energy_at_ms = $5
+         WHERE id = $1 AND total_earn >= $2::numeric AND energy_level = $3`,
+        [userId, price, level, energy, nowMs],
+      );
+    } else {
+      r = await tx.query(
+        `UPDATE users SET total_earn = total_earn - $2::numeric, levels = jsonb_set(levels, ARRAY[$4::text], to_jsonb($3::int + 1))
+         WHERE id = $1 AND total_earn >= $2::numeric AND COALESCE((levels ->> $4::text)::int, 0) = $3`,
+        [userId, price, level, String(key)],
+      );
+    }
+    if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'levelKey');
+    await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
+    return loadUser(tx, userId);
+  });
 
 /** /update-ref-level: buys the next referral level (query `level` must name it) for MONEY. */
-export const buyReferralLevel = async (tx: Queryable, userId: number, level: number, nowMs: number): Promise<UserRow> => {
-  const row = await loadUser(tx, userId, true);
-  const next = nextReferralLevel(row.ref_level);
-  if (next === undefined) throw invalid('Referral level is already at its maximum', 'level');
-  if (level !== next.level) throw invalid(`level must be the next referral level, ${next.level}`, 'level');
-  if (!canUpgradeReferral(row.ref_level, row.total_money)) throw invalid(`Not enough MONEY: level ${next.level} costs ${next.priceMoney}`, 'level');
-  const r = await tx.query(
-    `UPDATE users SET total_money = total_money - $2::numeric, ref_level = ref_level + 1
-     WHERE id = $1 AND total_money >= $2::numeric AND ref_level = $3`,
-    [userId, String(next.priceMoney), row.ref_level],
-  );
-  if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'level');
-  if (next.priceMoney > 0)
-    await appendLedger(tx, [{ userId, currency: 'MONEY', amount: `-${next.priceMoney}`, kind: 'ref-level', reference: `ref-level:${next.level}` }], nowMs);
-  return loadUser(tx, userId);
-};
+export const buyReferralLevel = (db: Db, userId: number, level: number, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const row = await loadUser(tx, userId, true);
+    const next = nextReferralLevel(row.ref_level);
+    if (next === undefined) throw invalid('Referral level is already at its maximum', 'level');
+    if (level !== next.level) throw invalid(`level must be the next referral level, ${next.level}`, 'level');
+    if (!canUpgradeReferral(row.ref_level, row.total_money)) throw invalid(`Not enough MONEY: level ${next.level} costs ${next.priceMoney}`, 'level');
+    const r = await tx.query(
+      `UPDATE users SET total_money = total_money - $2::numeric, ref_level = ref_level + 1
+       WHERE id = $1 AND total_money >= $2::numeric AND ref_level = $3`,
+      [userId, String(next.priceMoney), row.ref_level],
+    );
+    if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'level');
+    if (next.priceMoney > 0)
+      await appendLedger(tx, [{ userId, currency: 'MONEY', amount: `-${next.priceMoney}`, kind: 'ref-level', reference: `ref-level:${next.level}` }], nowMs);
+    return loadUser(tx, userId);
+  });
 
 /**
  * /claim-welcome-rw: the welcome reward (engine welcomeReward of teleAge, twAge, Premium), once.
  * With X connected its X part is paid here; otherwise when X is connected later (payXAgeReward).
  */
-export const claimWelcome = async (tx: Queryable, userId: number, nowMs: number): Promise<UserRow> => {
-  const row = await loadUser(tx, userId, true);
-  if (row.is_claimed_welcome) throw conflict(messages.easterAlreadyClaimed);
-  await tx.query('UPDATE users SET is_claimed_welcome = true, tw_reward_paid = tw_age > 0 WHERE id = $1', [userId]);
-  await creditMoney(tx, { userId, amount: welcomeReward(row.tele_age, row.tw_age, row.is_premium), kind: 'welcome', reference: 'welcome', nowMs });
-  return loadUser(tx, userId);
-};
+export const claimWelcome = (db: Db, userId: number, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const row = await loadUser(tx, userId, true);
+    if (row.is_claimed_welcome) throw conflict(messages.easterAlreadyClaimed);
+    await tx.query('UPDATE users SET is_claimed_welcome = true, tw_reward_paid = tw_age > 0 WHERE id = $1', [userId]);
+    await creditMoney(tx, { userId, amount: welcomeReward(row.tele_age, row.tw_age, row.is_premium), kind: 'welcome', reference: 'welcome', nowMs });
+    return loadUser(tx, userId);
+  });
 
 /**
  * docs/rules.md §10 (X account age): a player who connects X after the welcome claim gets the welcome
@@ -117,20 +126,22 @@ export const payXAgeReward = async (tx: Queryable, userId: number, nowMs: number
 };
 
 /** /claim-easter-egg-rw: the Easter-egg reward, once ("You have claimed reward!" after). */
-export const claimEaster = async (tx: Queryable, userId: number, nowMs: number): Promise<UserRow> => {
-  const row = await loadUser(tx, userId, true);
-  if (row.is_claimed_easter) throw conflict(messages.easterAlreadyClaimed);
-  await tx.query('UPDATE users SET is_claimed_easter = true WHERE id = $1', [userId]);
-  await creditMoney(tx, { userId, amount: economy.easterEggRewardMoney, kind: 'easter', reference: 'easter', nowMs });
-  return loadUser(tx, userId);
-};
+export const claimEaster = (db: Db, userId: number, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const row = await loadUser(tx, userId, true);
+    if (row.is_claimed_easter) throw conflict(messages.easterAlreadyClaimed);
+    await tx.query('UPDATE users SET is_claimed_easter = true WHERE id = $1', [userId]);
+    await creditMoney(tx, { userId, amount: economy.easterEggRewardMoney, kind: 'easter', reference: 'easter', nowMs });
+    return loadUser(tx, userId);
+  });
 
 /** /set-predict-wallet-coming: the forecast in days, once (the prize is paid later). */
-export const setForecast = async (tx: Queryable, userId: number, days: number, nowMs: number): Promise<UserRow> => {
-  const r = await tx.query('INSERT INTO forecasts (user_id, days, created_at_ms) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING', [userId, days, nowMs]);
-  if (r.rowCount !== 1) throw conflict('You have already submitted your forecast', 'days');
-  await tx.query('UPDATE users SET pre_wl_coming = $2 WHERE id = $1', [userId, days]);
-  return loadUser(tx, userId);
-};
+export const setForecast = (db: Db, userId: number, days: number, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const r = await tx.query('INSERT INTO forecasts (user_id, days, created_at_ms) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING', [userId, days, nowMs]);
+    if (r.rowCount !== 1) throw conflict('You have already submitted your forecast', 'days');
+    await tx.query('UPDATE users SET pre_wl_coming = $2 WHERE id = $1', [userId, days]);
+    return loadUser(tx, userId);
+  });
 
 export const isPurchasableKey = (key: number): key is BoostKey => key in boostCatalogue;

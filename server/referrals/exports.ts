@@ -1,3 +1,4 @@
 /** What the referrals feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
 export { runChannelChecks } from './channel-rule.ts';
 export type { ChannelCheckResult, MembershipCheck } from './channel-rule.ts';
+export { pokeChannelCheck } from './channel-rule.ts';

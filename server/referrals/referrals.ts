@@ -3,7 +3,8 @@ import { economy } from '../../engine/economy.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
 import { inviteBonus } from '../../engine/rewards.ts';
-import type { Queryable } from '../core/db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { invalid, conflict, notFound } from '../core/errors.ts';
 import { settleInviteBonus } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
@@ -14,38 +15,39 @@ import { loadUser, type UserRow } from '../players/exports.ts';
  * invite bonus stays pending until the friend's totalEarn reaches $100 and the friend is a member
  * of the channel (ledger.settleInviteBonus, channel-rule.ts).
  */
-export const registerReferral = async (tx: Queryable, userId: number, refcode: string, nowMs: number): Promise<UserRow> => {
-  const found = await tx.query<{ id: number }>('SELECT id FROM users WHERE refcode = $1', [refcode]);
-  const referrerId = found.rows[0]?.id;
-  if (referrerId === undefined) throw notFound('Referral code not found', 'refcode');
-  if (referrerId === userId) throw invalid('You cannot use your own referral code', 'refcode');
-  // Both rows locked in id order: a concurrent registration waits instead of double counting.
-  await tx.query('SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [[userId, referrerId]]);
-  const me = await loadUser(tx, userId);
-  if (me.referred_by !== null) throw conflict('You already have a referrer', 'refcode');
-  const cycle = await tx.query(
-    `WITH RECURSIVE chain(id, depth) AS (
-       SELECT referred_by, 1 FROM users WHERE id = $1
-       UNION ALL SELECT u.referred_by, c.depth + 1 FROM users u JOIN chain c ON u.id = c.id WHERE c.depth < 10000
-     ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
-    [referrerId, userId],
-  );
-  if (cycle.rows.length > 0) throw invalid('This referral would make a cycle', 'refcode');
-  const referrer = await loadUser(tx, referrerId);
-  if (referrer.invite_cnt >= friendLimit(referrer.ref_level))
-    throw conflict('This player has reached their friend limit', 'refcode');
-  await tx.query('UPDATE users SET referred_by = $2 WHERE id = $1 AND referred_by IS NULL', [userId, referrerId]);
-  await tx.query('UPDATE users SET invite_cnt = invite_cnt + 1, ref_pending_cnt = ref_pending_cnt + 1 WHERE id = $1', [referrerId]);
-  // The referrer's row is locked above, so the next seq cannot be taken twice.
-  await tx.query(
-    `INSERT INTO referrals (friend_id, referrer_id, bonus, created_at_ms, seq)
-     VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(seq), 0) + 1 FROM referrals WHERE referrer_id = $2))`,
-    [userId, referrerId, String(inviteBonus(me.is_premium)), nowMs],
-  );
-  // A player who already has $100 releases the bonus at once.
-  await settleInviteBonus(tx, userId, nowMs);
-  return loadUser(tx, userId);
-};
+export const registerReferral = (db: Db, userId: number, refcode: string, nowMs: number): Promise<UserRow> =>
+  transaction(db, async (tx) => {
+    const found = await tx.query<{ id: number }>('SELECT id FROM users WHERE refcode = $1', [refcode]);
+    const referrerId = found.rows[0]?.id;
+    if (referrerId === undefined) throw notFound('Referral code not found', 'refcode');
+    if (referrerId === userId) throw invalid('You cannot use your own referral code', 'refcode');
+    // Both rows locked in id order: a concurrent registration waits instead of double counting.
+    await tx.query('SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [[userId, referrerId]]);
+    const me = await loadUser(tx, userId);
+    if (me.referred_by !== null) throw conflict('You already have a referrer', 'refcode');
+    const cycle = await tx.query(
+      `WITH RECURSIVE chain(id, depth) AS (
+         SELECT referred_by, 1 FROM users WHERE id = $1
+         UNION ALL SELECT u.referred_by, c.depth + 1 FROM users u JOIN chain c ON u.id = c.id WHERE c.depth < 10000
+       ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
+      [referrerId, userId],
+    );
+    if (cycle.rows.length > 0) throw invalid('This referral would make a cycle', 'refcode');
+    const referrer = await loadUser(tx, referrerId);
+    if (referrer.invite_cnt >= friendLimit(referrer.ref_level))
+      throw conflict('This player has reached their friend limit', 'refcode');
+    await tx.query('UPDATE users SET referred_by = $2 WHERE id = $1 AND referred_by IS NULL', [userId, referrerId]);
+    await tx.query('UPDATE users SET invite_cnt = invite_cnt + 1, ref_pending_cnt = ref_pending_cnt + 1 WHERE id = $1', [referrerId]);
+    // The referrer's row is locked above, so the next seq cannot be taken twice.
+    await tx.query(
+      `INSERT INTO referrals (friend_id, referrer_id, bonus, created_at_ms, seq)
+       VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(seq), 0) + 1 FROM referrals WHERE referrer_id = $2))`,
+      [userId, referrerId, String(inviteBonus(me.is_premium)), nowMs],
+    );
+    // A player who already has $100 releases the bonus at once.
+    await settleInviteBonus(tx, userId, nowMs);
+    return loadUser(tx, userId);
+  });
 
 /** §9: what a pending invite bonus still waits for. */
 const waitsOf = (f: { status: string; total_earn: string; is_member: boolean }): FriendWait[] => {

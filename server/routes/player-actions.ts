@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
 import { boostKeys, economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/transaction.ts';
 import { ClickBatcher } from '../clicks/click-batcher.ts';
 import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
 import { statusOf } from '../players/users.ts';
@@ -60,7 +59,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<ClaimResult> => {
       const now = ctx.clock.now();
-      const { claimed, row } = await transaction(ctx.db, (tx) => claimPassive(tx, playerOf(request).id, now));
+      const { claimed, row } = await claimPassive(ctx.db, playerOf(request).id, now);
       return { claimed, status: statusOf(row, now) };
     },
   );
@@ -81,7 +80,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
       const key = request.body.levelKey;
       if (!isPurchasableKey(key)) throw badRequest('Unknown levelKey', 'levelKey');
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => buyLevel(tx, playerOf(request).id, key, now)), now);
+      return statusOf(await buyLevel(ctx.db, playerOf(request).id, key, now), now);
     },
   );
 
@@ -99,7 +98,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => buyReferralLevel(tx, playerOf(request).id, request.query.level, now)), now);
+      return statusOf(await buyReferralLevel(ctx.db, playerOf(request).id, request.query.level, now), now);
     },
   );
 
@@ -111,7 +110,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
   for (const [path, summary, claim] of oneOffRewards)
     app.post(path, { ...auth, schema: { summary, tags: ['rewards'], security, response: statusAnswer } }, async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => claim(tx, playerOf(request).id, now)), now);
+      return statusOf(await claim(ctx.db, playerOf(request).id, now), now);
     });
 
   app.post<{ Querystring: { days: number } }>(
@@ -128,7 +127,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => setForecast(tx, playerOf(request).id, request.query.days, now)), now);
+      return statusOf(await setForecast(ctx.db, playerOf(request).id, request.query.days, now), now);
     },
   );
 };

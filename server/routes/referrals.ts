@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/transaction.ts';
 import { leaderboardFromSnapshot } from '../leaderboard/leaderboard.ts';
 import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
 import { listFriends, maxPageSize, registerReferral } from '../referrals/referrals.ts';
@@ -32,7 +31,7 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     }),
     async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await transaction(ctx.db, (tx) => registerReferral(tx, playerOf(request).id, request.query.refcode, now)), now);
+      return statusOf(await registerReferral(ctx.db, playerOf(request).id, request.query.refcode, now), now);
     },
   );
 

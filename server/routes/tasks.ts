@@ -2,8 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { transaction } from '../core/db/transaction.ts';
-import { pokeChannelCheck } from '../referrals/channel-rule.ts';
 import { claimTask, verifyOutside } from '../tasks/task-claims.ts';
 import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';
 import { statusOf } from '../players/users.ts';
@@ -78,9 +76,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       };
       const evidence = await verifyOutside(task, player.id, input, ctx.services);
       const now = ctx.clock.now();
-      const r = await transaction(ctx.db, (tx) => claimTask(tx, task, player.id, player.initData, input, evidence, now));
-      // The friend acted (often right after joining the channel): their invite rule is checked next.
-      await pokeChannelCheck(ctx.db, player.id, now);
+      const r = await claimTask(ctx.db, task, player.id, player.initData, input, evidence, now);
       const message = task.type === 'ACHIVEMENT' ? messages.achievementClaimSuccess : messages.taskClaimSuccess;
       return { message, reward: r.reward, task: r.task, status: statusOf(r.row, now) };
     },

@@ -2,7 +2,9 @@ import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages } from '../../engine/messages.ts';
 import type { VerifiedInitData } from '../players/exports.ts';
-import type { Queryable } from '../core/db/db.ts';
+import type { Db } from '../core/db/db.ts';
+import { transaction } from '../core/db/transaction.ts';
+import { pokeChannelCheck } from '../referrals/exports.ts';
 import { invalid, conflict } from '../core/errors.ts';
 import { creditMoney } from '../players/exports.ts';
 import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
@@ -34,10 +36,11 @@ const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, befo
 
 /**
  * /claim-task: checks the task's rule on the locked row, counts the completion (once, or once a
- * day for daily tasks; boost tasks count up to 10) and credits the reward with the referrer's 5 %.
+ * day for daily tasks; boost tasks count up to 10) and credits the reward with the referrer's 5 %,
+ * in one transaction; then makes the player's invite rule due for its channel check.
  */
 export const claimTask = async (
-  tx: Queryable,
+  db: Db,
   task: TaskRow,
   userId: number,
   initData: VerifiedInitData,
@@ -45,23 +48,28 @@ export const claimTask = async (
   evidence: OutsideEvidence,
   nowMs: number,
 ): Promise<{ reward: string; task: Task; row: UserRow }> => {
-  const row = await loadUser(tx, userId, true);
-  const before = await progressOf(tx, userId, task, nowMs);
-  if (before.hasDone) throw conflict('Task already claimed', 'task_id');
-  checkRule(task, row, initData, before, evidence);
-  if (evidence.boosts !== undefined) await tx.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, evidence.boosts]);
-  const exchange = task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX';
-  let progress: Progress | null;
-  try {
-    progress = await recordTaskProgress(tx, userId, task, nowMs, {
-      target: task.handle_type === 'BOOST' ? economy.boostTaskTarget : 1,
-      ...(exchange && input.inputValue !== undefined ? { inputValue: input.inputValue.trim() } : {}),
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw conflict('This account id was already used by another player', 'inputValue');
-    throw err;
-  }
-  if (progress === null) throw conflict('Task already claimed', 'task_id');
-  const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
-  return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
+  const claimed = await transaction(db, async (tx) => {
+    const row = await loadUser(tx, userId, true);
+    const before = await progressOf(tx, userId, task, nowMs);
+    if (before.hasDone) throw conflict('Task already claimed', 'task_id');
+    checkRule(task, row, initData, before, evidence);
+    if (evidence.boosts !== undefined) await tx.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, evidence.boosts]);
+    const exchange = task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX';
+    let progress: Progress | null;
+    try {
+      progress = await recordTaskProgress(tx, userId, task, nowMs, {
+        target: task.handle_type === 'BOOST' ? economy.boostTaskTarget : 1,
+        ...(exchange && input.inputValue !== undefined ? { inputValue: input.inputValue.trim() } : {}),
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw conflict('This account id was already used by another player', 'inputValue');
+      throw err;
+    }
+    if (progress === null) throw conflict('Task already claimed', 'task_id');
+    const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
+    return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
+  });
+  // The friend acted (often right after joining the channel): their invite rule is checked next.
+  await pokeChannelCheck(db, userId, nowMs);
+  return claimed;
 };
