@@ -129,3 +129,9 @@ export const chosenLanguageOf =
       read.catch(() => {});
     }
   };
+
+/** POST /language: the player's chosen language (null follows Telegram's again); the row, or null when there is no such player. */
+export const setLanguage = async (q: Queryable, userId: number, language: string | null): Promise<UserRow | null> => {
+  const r = await q.query<UserRow>('UPDATE users SET language = $2 WHERE id = $1 RETURNING *', [userId, language]);
+  return r.rows[0] ?? null;
+};

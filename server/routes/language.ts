@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { LanguagePayload } from '../../engine/api-types.ts';
 import { isLocale, locales } from '../../engine/i18n/locales.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { statusOf, type UserRow } from '../players/users.ts';
+import { setLanguage, statusOf } from '../players/users.ts';
 import { badRequest, notFound } from '../core/http-errors.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
@@ -22,9 +22,8 @@ export const languageRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     async (request) => {
       const { language } = request.body;
       if (language !== null && !isLocale(language)) throw badRequest(`language must be one of ${locales.join(', ')} or null`, 'language');
-      const r = await ctx.db.query<UserRow>('UPDATE users SET language = $2 WHERE id = $1 RETURNING *', [playerOf(request).id, language]);
-      const row = r.rows[0];
-      if (row === undefined) throw notFound('User not found');
+      const row = await setLanguage(ctx.db, playerOf(request).id, language);
+      if (row === null) throw notFound('User not found');
       return statusOf(row, ctx.clock.now());
     },
   );

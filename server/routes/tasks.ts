@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { claimTask, verifyOutside } from '../tasks/task-claims.ts';
+import { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from '../tasks/task-claims.ts';
 import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';
 import { statusOf } from '../players/users.ts';
 import { badRequest, unavailable } from '../core/http-errors.ts';
@@ -43,14 +43,13 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       if (task.handle_type === 'BOOST') {
         if (ctx.services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
         const boosts = await ctx.services.countChannelBoosts(String(userId));
-        await ctx.db.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, boosts]);
+        await recordChannelBoosts(ctx.db, userId, boosts);
         return { boostChannelCnt: boosts };
       }
       if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
         await verifyOutside({ ...task, needs_captcha: false }, userId, { ...(request.body.inputValue !== undefined ? { inputValue: request.body.inputValue } : {}) }, ctx.services);
       }
-      const r = await ctx.db.query<{ boost_channel_cnt: number }>('SELECT boost_channel_cnt FROM users WHERE id = $1', [userId]);
-      return { boostChannelCnt: r.rows[0]?.boost_channel_cnt ?? 0 };
+      return { boostChannelCnt: await channelBoostsOf(ctx.db, userId) };
     },
   );
 

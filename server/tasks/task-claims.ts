@@ -2,7 +2,7 @@ import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages } from '../../engine/messages.ts';
 import type { VerifiedInitData } from '../players/exports.ts';
-import type { Db } from '../core/db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { pokeChannelCheck } from '../referrals/exports.ts';
 import { invalid, conflict } from '../core/errors.ts';
@@ -72,4 +72,15 @@ export const claimTask = async (
   // The friend acted (often right after joining the channel): their invite rule is checked next.
   await pokeChannelCheck(db, userId, nowMs);
   return claimed;
+};
+
+/** /check-task (BOOST): records the player's channel boosts as Telegram counted them. */
+export const recordChannelBoosts = async (q: Queryable, userId: number, boosts: number): Promise<void> => {
+  await q.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, boosts]);
+};
+
+/** The player's channel boosts as last recorded (0 for none). */
+export const channelBoostsOf = async (q: Queryable, userId: number): Promise<number> => {
+  const r = await q.query<{ boost_channel_cnt: number }>('SELECT boost_channel_cnt FROM users WHERE id = $1', [userId]);
+  return r.rows[0]?.boost_channel_cnt ?? 0;
 };
