@@ -18,7 +18,7 @@ export const jettonDecimals = 9;
  * units (× 10^9; balances have at most 9 decimals, so nothing is rounded away).
  */
 const eligibleAllocationsSql = `
-  SELECT w.address, u.id AS user_id, trunc(u.total_money * 1000000000) AS amount
+  SELECT w.address, u.id AS user_id, trunc(u.total_money * ${10 ** jettonDecimals}) AS amount
   FROM users u
   JOIN ton_wallets w ON w.user_id = u.id
   WHERE u.total_money > 0
@@ -176,7 +176,7 @@ export const loadRoundTree = async (db: Db, round: number): Promise<AirdropTree>
 /** The player's allocation in the newest built round that has one, in MONEY. */
 export const allocationOf = async (db: Db, userId: number): Promise<{ round: number; amount: string; startFrom: number; expireAt: number } | null> => {
   const r = await db.query<{ round: number; amount: string; start_from: number; expire_at: number }>(
-    `SELECT a.round, trim_scale(a.amount / 1000000000)::text AS amount, r.start_from, r.expire_at
+    `SELECT a.round, trim_scale(a.amount / ${10 ** jettonDecimals})::text AS amount, r.start_from, r.expire_at
      FROM airdrop_allocations a JOIN airdrop_rounds r ON r.round = a.round
      WHERE a.user_id = $1 AND r.status = 'built' ORDER BY a.round DESC LIMIT 1`,
     [userId],
