@@ -10,7 +10,7 @@ import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
-import type { EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
+import type { ActionResult, EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 export interface EngineDeps {
   clock: Clock;
@@ -137,14 +137,15 @@ export class Engine implements EngineActions {
   }
 
   /** §7: claims offline income first, then buys one level of `levelKey`. */
-  async upgrade(levelKey: number): Promise<{ ok: boolean; message: string }> {
+  async upgrade(levelKey: number): Promise<ActionResult> {
     if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
     this.outbox.flush();
     const claimed = await this.claim();
     if (!claimed.ok) return { ok: false, message: messages.somethingWrong };
     try {
       const result = await this.lane(() => this.deps.transport.updateLevel(levelKey));
-      if (!result.ok) return { ok: false, message: result.message || messages.somethingWrong };
+      // §8: the server's refusal (with its code, which the mini-app translates), else the generic failure.
+      if (!result.ok) return result.message ? result : { ok: false, message: messages.somethingWrong };
       this.accept(result.status);
       return { ok: true, message: messages.upgradeSuccess };
     } catch (error) {
@@ -154,7 +155,7 @@ export class Engine implements EngineActions {
   }
 
   /** §7: claims the passive income now (the 90 s timer does it too). */
-  async claim(): Promise<{ ok: boolean; message: string }> {
+  async claim(): Promise<ActionResult> {
     if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
     try {
       const result = await this.lane(() => this.deps.transport.claim());
