@@ -37,7 +37,6 @@ const run = async (seed: number, steps: number) => {
   const server = new InMemoryTransport(time, {
     scheduler: time,
     latencyMs: 40,
-    maxAcceptPerBatch: 80,
     start: { totalEarn: '2000', availableEnergy: 120, passiveEarnLevel: { 3: rnd.int(0, 12), 4: rnd.int(0, 3) } },
   });
   const store = new MemoryTapStore();
