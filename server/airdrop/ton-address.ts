@@ -13,7 +13,8 @@ import { Address } from '@ton/core';
 
 export type AddressParse = { ok: true; address: Address } | { ok: false; message: string };
 
-const raw = /^(-?\d{1,4}):([0-9a-fA-F]{64})$/;
+// The workchain as an integer is written (no sign on 0, no leading zeros, no '+').
+const raw = /^(0|-?[1-9]\d{0,9}):([0-9a-fA-F]{64})$/;
 const base64 = /^[A-Za-z0-9+/]{48}$/;
 const base64url = /^[A-Za-z0-9_-]{48}$/;
 
