@@ -125,8 +125,7 @@ export const refusals = {
   xLoginStateInvalid: player('The login link is invalid, expired or already used; start again'),
 
   // --- The TON wallet link (docs/airdrop.md): the ton_proof checks, then the link itself.
-  tonAddressNotRaw: player('address must be a raw TON address (0:<64 hex>)'),
-  walletNotBasechain: player('only basechain (workchain 0) wallets can be linked'),
+  walletAddressInvalid: player('address must be a TON address, raw <workchain>:<64 hex>, workchain 0 (only basechain wallets can be linked)'),
   walletNotMainnet: player('the wallet must be on TON mainnet (-239)'),
   stateInitIncomplete: player('walletStateInit must have code and data'),
   stateInitAddressMismatch: player('address does not match walletStateInit'),
@@ -144,9 +143,10 @@ export const refusals = {
   walletAlreadyLinked: player('this wallet is already linked'),
   unlinkWalletFirst: player('unlink your current wallet first'),
   walletLinkedElsewhere: player('this wallet is linked to another player'),
+  walletLinkRaced: player('the wallet link changed meanwhile; connect the wallet again'),
 
   // --- The airdrop: TEP-176 wallets (public, no auth) and the operator's rounds.
-  notATonAddress: operator('address must be a TON address (raw 0:<hex> or user-friendly)'),
+  notATonAddress: operator('address must be a TON address, raw <workchain>:<64 hex> or user-friendly (48 base64 characters), workchain 0 or -1'),
   noAirdropSnapshot: operator('No airdrop snapshot yet'),
   notInAirdrop: operator('{address} is not in the airdrop'),
   airdropLoading: operator('the airdrop dictionary is loading; retry shortly'),
