@@ -143,13 +143,25 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseL
   return { summary: (await roundSummary(db, s.round))!, tree };
 };
 
+/**
+ * What is wrong with a new round's dates, or null: claims must close after they open, and in the
+ * future (a round is immutable once built, so one already closed could never be claimed).
+ */
+export const roundDatesProblem = (p: RoundParams, nowMs: number): { field: 'expireAt'; message: string } | null => {
+  if (p.expireAt <= p.startFrom) return { field: 'expireAt', message: 'expireAt must be after startFrom' };
+  const nowS = Math.floor(nowMs / 1000);
+  if (p.expireAt <= nowS) return { field: 'expireAt', message: `expireAt must be in the future (now is ${nowS} unix s)` };
+  return null;
+};
+
 /** Called after each step of a build with the step's name (the bench prints durations). */
 export type PhaseLog = (name: string) => void;
 
 /**
- * Takes the snapshot of a round, or returns the one already taken. A round asked for with other
- * dates than it was built with is a 409 naming the field. A round left 'building' by a stopped
- * process is finished from its frozen allocations.
+ * Takes the snapshot of a round, or returns the one already taken. Dates refused by
+ * roundDatesProblem are a 400 for a round not built yet (a built round is answered as it is). A
+ * round asked for with other dates than it was built with is a 409 naming the field. A round left
+ * 'building' by a stopped process is finished from its frozen allocations.
  */
 export const takeSnapshot = async (
   db: Db,
@@ -158,6 +170,10 @@ export const takeSnapshot = async (
   phase: PhaseLog = () => {},
 ): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   const before = await roundSummary(db, p.round);
+  if (before?.status !== 'built') {
+    const problem = roundDatesProblem(p, nowMs);
+    if (problem !== null) throw invalid(problem.message, problem.field);
+  }
   const s = before ?? (await freeze(db, p, nowMs));
   phase('freeze allocations');
   if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
@@ -193,7 +209,6 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * from a built round's refused (409).
  */
 export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
-  if (p.expireAt <= p.startFrom) throw invalid('expireAt must be after startFrom', 'expireAt');
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {

@@ -77,10 +77,16 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
   it('refuses the operator call without the key, and a bad body, creating nothing', async () => {
     expect((await snapshot(round, null)).statusCode).toBe(400);
     expect((await snapshot(round, 'wrong')).statusCode).toBe(401);
-    const bad = await snapshot({ ...round, expireAt: round.startFrom });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().field).toBe('expireAt');
+    const nowS = Math.floor(h.clock.now() / 1000);
+    // Claims closing before they open, or already closed (now is after round.startFrom): a round nobody could claim.
+    for (const expireAt of [round.startFrom, round.startFrom - 1, nowS, nowS - 1]) {
+      const bad = await snapshot({ ...round, expireAt });
+      expect(bad.statusCode, String(expireAt)).toBe(400);
+      expect(bad.json().field).toBe('expireAt');
+    }
     expect((await h.db.query('SELECT 1 FROM airdrop_rounds')).rows).toHaveLength(0);
+    expect((await h.db.query('SELECT 1 FROM airdrop_allocations')).rows).toHaveLength(0);
+    expect((await h.db.query('SELECT 1 FROM airdrop_dict_chunks')).rows).toHaveLength(0);
     expect((await claim(eligible()[0]!.wallet!.address.toRawString())).statusCode).toBe(404);
   });
 
