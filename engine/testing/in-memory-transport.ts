@@ -86,6 +86,11 @@ export class InMemoryTransport implements Transport {
     this.failures.push(...modes);
   }
 
+  /** Failures queued by failNext and not yet met by a call. */
+  get queuedFailures(): number {
+    return this.failures.length;
+  }
+
   /** Ends every failure: back online, no queued failures. */
   heal(): void {
     this.offline = false;
