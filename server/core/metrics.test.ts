@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { metrics, metricsRegistry, recordClickGroup, recordJobCheck, recordJobStarted, scrape, trackPool } from './metrics.ts';
+import { metrics, metricsRegistry, recordClickGroup, recordJobCheck, recordJobStarted, scrape, trackDatabase, trackPool } from './metrics.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const valueOf = async (m: { get(): Promise<{ values: { value: number; labels: Record<string, unknown>; metricName?: string }[] }> }, labels: Record<string, string> = {}, metricName?: string) =>
@@ -44,15 +44,30 @@ describe('the metrics of one process', () => {
     expect(await valueOf(metrics.db.poolWaiting, { pool: 'jobs' })).toBe(0);
   });
 
+  it('probes each tracked database at the scrape: 1 when it answers, 0 when it fails or throws', async () => {
+    let answers: boolean | 'throws' = true;
+    const untrack = trackDatabase('requests', async () => {
+      if (answers === 'throws') throw new Error('connection refused');
+      return answers;
+    });
+    expect(await valueOf(metrics.db.up, { pool: 'requests' })).toBe(1);
+    answers = false;
+    expect(await valueOf(metrics.db.up, { pool: 'requests' })).toBe(0);
+    answers = 'throws';
+    expect(await valueOf(metrics.db.up, { pool: 'requests' })).toBe(0);
+    untrack();
+    expect((await metrics.db.up.get()).values).toEqual([]);
+  });
+
   it("keeps a job's last success at its start until a check succeeds, and times only the runs that did work", async () => {
     recordJobStarted('daily-reset', 60_000, 1_000_000);
-    expect(await valueOf(metrics.jobs.lastSuccess, { job: 'daily-reset' })).toBe(1_000);
-    expect(await valueOf(metrics.jobs.checkInterval, { job: 'daily-reset' })).toBe(60);
+    expect(await valueOf(metrics.jobs.lastSuccess, { name: 'daily-reset' })).toBe(1_000);
+    expect(await valueOf(metrics.jobs.checkInterval, { name: 'daily-reset' })).toBe(60);
     recordJobCheck('daily-reset', 0.5, false, 2_000_000);
-    expect(await valueOf(metrics.jobs.lastSuccess, { job: 'daily-reset' })).toBe(2_000);
-    expect(await valueOf(metrics.jobs.seconds, { job: 'daily-reset' }, 'money_job_duration_seconds_count')).toBe(0);
+    expect(await valueOf(metrics.jobs.lastSuccess, { name: 'daily-reset' })).toBe(2_000);
+    expect(await valueOf(metrics.jobs.seconds, { name: 'daily-reset' }, 'money_job_duration_seconds_count')).toBe(0);
     recordJobCheck('daily-reset', 0.5, true, 3_000_000);
-    expect(await valueOf(metrics.jobs.seconds, { job: 'daily-reset' }, 'money_job_duration_seconds_count')).toBe(1);
+    expect(await valueOf(metrics.jobs.seconds, { name: 'daily-reset' }, 'money_job_duration_seconds_count')).toBe(1);
   });
 
   it('answers the text format, with the series alerts read present at 0 before any event', async () => {

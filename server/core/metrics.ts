@@ -87,6 +87,17 @@ export const metrics = {
         for (const { name, pool } of pools) this.inc({ pool: name }, pool.waitingCount);
       },
     }),
+    up: new Gauge({
+      name: 'money_db_up',
+      help: "1 when the database answered a probe (SELECT 1, bounded) at this scrape, else 0 (the lowest over workers).",
+      labelNames: ['pool'] as const,
+      registers,
+      aggregator: 'min',
+      async collect() {
+        this.reset();
+        await Promise.all([...databases].map(async ({ name, probe }) => this.set({ pool: name }, (await probe().catch(() => false)) ? 1 : 0)));
+      },
+    }),
   },
   redis: {
     rankFallbacks: new Counter({
@@ -111,29 +122,30 @@ export const metrics = {
     }),
     telegram429: new Counter({ name: 'money_broadcast_telegram_429_total', help: 'Telegram answers 429 Too Many Requests to a broadcast send (every lane pauses for retry_after).', registers }),
   },
+  // A job's label is `name`: Prometheus gives every series its scrape `job` label.
   jobs: {
     seconds: new Histogram({
       name: 'money_job_duration_seconds',
       help: "A job's runs that did work, by job.",
-      labelNames: ['job'] as const,
+      labelNames: ['name'] as const,
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 600],
       registers,
     }),
     lastSuccess: new Gauge({
       name: 'money_job_last_success_timestamp_seconds',
       help: "Unix time of a job's last check that finished without error (its period is done, here or in another process); the start time until then.",
-      labelNames: ['job'] as const,
+      labelNames: ['name'] as const,
       registers,
       aggregator: 'max',
     }),
     checkInterval: new Gauge({
       name: 'money_job_check_interval_seconds',
       help: 'How often each process checks the job: the alert compares the time since its last success with this.',
-      labelNames: ['job'] as const,
+      labelNames: ['name'] as const,
       registers,
       aggregator: 'max',
     }),
-    failures: new Counter({ name: 'money_job_failures_total', help: "A job's checks that threw (the next check retries).", labelNames: ['job'] as const, registers }),
+    failures: new Counter({ name: 'money_job_failures_total', help: "A job's checks that threw (the next check retries).", labelNames: ['name'] as const, registers }),
   },
   airdrop: {
     proofsServed: new Counter({ name: 'money_airdrop_proofs_served_total', help: 'Claim proofs answered by the TEP-176 API (GET …/jetton/wallet/:address).', registers }),
@@ -162,12 +174,20 @@ export interface PoolStats {
   readonly totalCount: number;
 }
 const pools = new Set<{ name: string; pool: PoolStats }>();
+const databases = new Set<{ name: string; probe: () => Promise<boolean> }>();
 
 /** Counts `pool` in the pool gauges under `name` until the returned function is called (its close). */
 export const trackPool = (name: string, pool: PoolStats): (() => void) => {
   const entry = { name, pool };
   pools.add(entry);
   return () => void pools.delete(entry);
+};
+
+/** Probes a database at each scrape for money_db_up, until the returned function is called. */
+export const trackDatabase = (name: string, probe: () => Promise<boolean>): (() => void) => {
+  const entry = { name, probe };
+  databases.add(entry);
+  return () => void databases.delete(entry);
 };
 
 /** One click group's answers: taps requested, accepted and clipped, replays, the group's size and time. */
@@ -194,14 +214,14 @@ export const recordClickGroup = (group: readonly { click: number }[], answers: r
 
 /** A job's check: `didWork` when it ran its work (not when its period was already done). */
 export const recordJobCheck = (job: string, seconds: number, didWork: boolean, nowMs: number = Date.now()): void => {
-  if (didWork) metrics.jobs.seconds.observe({ job }, seconds);
-  metrics.jobs.lastSuccess.set({ job }, nowMs / 1000);
+  if (didWork) metrics.jobs.seconds.observe({ name: job }, seconds);
+  metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
 };
 
 /** A job as the scheduler starts it: its check interval, and its start as the first "last success". */
 export const recordJobStarted = (job: string, checkEveryMs: number, nowMs: number = Date.now()): void => {
-  metrics.jobs.checkInterval.set({ job }, checkEveryMs / 1000);
-  metrics.jobs.lastSuccess.set({ job }, nowMs / 1000);
+  metrics.jobs.checkInterval.set({ name: job }, checkEveryMs / 1000);
+  metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
 };
 
 let processMetrics = false;
