@@ -318,8 +318,10 @@ const run = async (seed: number, steps: number, variant: Variant) => {
       // A reload: the persist timer has run (again, if an auto-click tapped meanwhile), the old
       // engine stops mid-flight, a new one starts.
       const stored = () => (store.record ? store.record.unsent + store.record.batches.reduce((sum, b) => sum + b.click, 0) : 0);
-      do await time.advance(economy.unsentTapsPersistDelayMs);
-      while (stored() !== engine.getSnapshot().pendingTaps);
+      for (let i = 0; i < 5; i++) {
+        await time.advance(economy.unsentTapsPersistDelayMs);
+        if (stored() === engine.getSnapshot().pendingTaps) break;
+      }
       tapsApplied += engine.tapsApplied;
       engine.stop();
       engine = newEngine();
