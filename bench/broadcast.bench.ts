@@ -76,7 +76,7 @@ for (const backend of ['pglite', 'postgres'] as const) {
 
 writeSection(
   'broadcast',
-  `## Broadcast queue (\`bench/broadcast.bench.ts\`)
+  `## Broadcast queue (\`npm run bench:broadcast\`)
 
 The queue without Telegram's limit: ${players.toLocaleString('en')} recipients queued by one statement, then ${drained.toLocaleString('en')}
 drained against the fake Bot API on 127.0.0.1 (claim, send and record per message). Telegram allows about 30 messages/s.

@@ -145,7 +145,7 @@ console.log(JSON.stringify(throttled));
 
 writeSection(
   'engine',
-  `## Game engine (\`bench/engine.bench.ts\`)
+  `## Game engine (\`npm run bench -- engine\`)
 
 The engine in Node 20 (in-process, and in a \`worker_threads\` worker through comlink's node adapter) and in headless
 Chromium (/usr/bin/chromium, a Vite-built page; the engine micro-benchmarks run in a dedicated worker, the cadence test drives

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const resultsPath = new URL('./RESULTS.md', import.meta.url);
-const header = '# Benchmark results\n\nWritten by `npm run bench` (and `npm run bench:server`, `npm run lighthouse`). Each section is replaced by its own benchmark; numbers come from this 2-core machine.\n';
+const header = '# Benchmark results\n\nEach section is written by the command in its heading, which replaces that section only (`npm run bench` runs every `bench/*.bench.ts`); numbers come from this 2-core machine.\n';
 
 /** Replaces one named section of bench/RESULTS.md, keeping the others. */
 export const writeSection = (name: string, markdown: string): void => {

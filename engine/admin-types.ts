@@ -7,7 +7,7 @@ import type { ErrorBody, Task } from './api-types.ts';
 /** The console API lives beside the game API, outside its prefix (its own cookie path). */
 export const adminApiPrefix = '/money/api/admin';
 
-/** What a frozen player is told: the server's 403 on a click, claim or purchase, and the mini-app's banner. */
+/** What a frozen player is told: the server's 423 on a click, claim or purchase (refusal code `frozen`), and the mini-app's banner. */
 export const frozenPlayerMessage = 'Your account is frozen: taps, claims and purchases are paused. Contact support in the community.';
 
 /** The header that carries the session's CSRF token on every write. */

@@ -2,6 +2,7 @@
  * Wire types shared by the client and the server (spec §3, §7). Amounts are decimal strings,
  * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
+import type { RefusalCode } from './refusals.ts';
 
 /** The API prefix of every call (spec §7). */
 export const apiPrefix = '/money/api/v1/airdrop';
@@ -183,11 +184,16 @@ export interface SendMessagePayload {
   btns: SendMessageButton[];
 }
 
-/** Every error body: `{ error, message }`; `field` names the bad or missing field. */
+/**
+ * Every refusal's body (docs/api.md "Errors"): the spec's `error` and `message`, the input
+ * `field` it is about, and the stable `code` clients switch on (engine/refusals.ts). `code` is
+ * optional until every server path sends one.
+ */
 export interface ErrorBody {
   error: string;
   message: string;
   field?: string;
+  code?: RefusalCode;
 }
 
 /**

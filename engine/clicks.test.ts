@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceTapClock, applyTaps, tapAllowance } from './clicks.ts';
+import { advanceTapClock, applyTaps, tapAllowance, tapRules, type TapRules } from './clicks.ts';
 import { economy } from './economy.ts';
 
 const t0 = 1_700_000_000_000;
@@ -55,6 +55,70 @@ describe('applyTaps', () => {
 
   it('refuses every tap with no energy and changes nothing', () => {
     const r = applyTaps({ ...fresh, energy: 0 }, 10, t0);
-    expect(r).toEqual({ accepted: 0, earned: 0, energy: 0, energyAtMs: t0, tapClockMs: t0 });
+    expect(r).toEqual({ accepted: 0, refusedBy: 'energy', earned: 0, energy: 0, energyAtMs: t0, tapClockMs: t0 });
+  });
+});
+
+describe('applyTaps: the edges', () => {
+  const rules = (over: Partial<TapRules>): TapRules => ({ ...tapRules, ...over });
+
+  it('accepts all requested taps when energy and allowance suffice, and says nothing was refused', () => {
+    expect(applyTaps(fresh, 40, t0)).toMatchObject({ accepted: 40, refusedBy: null, earned: 40, energy: 460, tapClockMs: t0 + 2_000 });
+  });
+
+  it('takes the energy of each accepted tap: energyPerTap > 1', () => {
+    const r = applyTaps({ ...fresh, fingerLevel: 2 }, 10, t0, rules({ energyPerTap: 3 }));
+    expect(r).toMatchObject({ accepted: 10, refusedBy: null, earned: 20, energy: 470 });
+  });
+
+  it('accepts only the taps whole energy pays for (energy shortfall with energyPerTap > 1)', () => {
+    const r = applyTaps({ ...fresh, energy: 11 }, 10, t0, rules({ energyPerTap: 3 }));
+    // 11 energy pays for 3 taps of 3; the 2 left over stay.
+    expect(r).toMatchObject({ accepted: 3, refusedBy: 'energy', earned: 3, energy: 2 });
+  });
+
+  it('refuses a tap when energy is above 0 but below energyPerTap', () => {
+    const r = applyTaps({ ...fresh, energy: 2 }, 1, t0, rules({ energyPerTap: 3 }));
+    expect(r).toEqual({ accepted: 0, refusedBy: 'energy', earned: 0, energy: 2, energyAtMs: t0, tapClockMs: t0 });
+  });
+
+  it('counts the energy regenerated since energyAtMs, and keeps the partial 5 s interval', () => {
+    // 2 stored + 3 regenerated over 17 s = 5; 2 s of the next interval are kept.
+    const r = applyTaps({ ...fresh, energy: 2, energyAtMs: t0 - 17_000 }, 9, t0);
+    expect(r).toMatchObject({ accepted: 5, refusedBy: 'energy', energy: 0, energyAtMs: t0 - 2_000 });
+  });
+
+  it('clips at the allowance: the rate refuses the rest, energy is spent only for accepted taps', () => {
+    const r = applyTaps(fresh, 50, t0);
+    expect(r).toMatchObject({ accepted: economy.humanTapBurst, refusedBy: 'rate', earned: economy.humanTapBurst, energy: 500 - economy.humanTapBurst });
+    // The clock moved 50 ms a tap: the next batch at once gets nothing.
+    expect(r.tapClockMs).toBe(t0 + economy.humanTapBurst * 50);
+    expect(applyTaps({ ...fresh, ...r }, 1, t0)).toMatchObject({ accepted: 0, refusedBy: 'rate', earned: 0 });
+  });
+
+  it('clips at the allowance after the idle credit window, not beyond it', () => {
+    const credit = (economy.humanTapCreditWindowMs / 1_000) * economy.humanTapsPerSecond + economy.humanTapBurst;
+    const r = applyTaps({ ...fresh, tapClockMs: t0 - 3_600_000 }, 300, t0);
+    expect(r).toMatchObject({ accepted: credit, refusedBy: 'rate' });
+  });
+
+  it('names energy when energy and the allowance both refuse taps', () => {
+    expect(applyTaps({ ...fresh, energy: 10 }, 100, t0)).toMatchObject({ accepted: 10, refusedBy: 'energy' });
+  });
+
+  it('names the rate when the allowance is below the energy', () => {
+    expect(applyTaps({ ...fresh, energy: 45 }, 45, t0)).toMatchObject({ accepted: economy.humanTapBurst, refusedBy: 'rate' });
+  });
+
+  it('accepts nothing for a request of 0 or less and changes nothing', () => {
+    expect(applyTaps(fresh, 0, t0)).toEqual({ accepted: 0, refusedBy: null, earned: 0, energy: 500, energyAtMs: t0, tapClockMs: t0 });
+    expect(applyTaps(fresh, -3, t0).accepted).toBe(0);
+  });
+
+  it('runs the allowance on the rules given', () => {
+    const slow = rules({ humanTapsPerSecond: 4, humanTapBurst: 2, humanTapCreditWindowMs: 1_000 });
+    expect(tapAllowance(t0, t0 + 1_000, slow)).toBe(6);
+    expect(tapAllowance(t0, t0 + 60_000, slow)).toBe(6);
+    expect(advanceTapClock(t0, t0, 3, slow)).toBe(t0 + 750);
   });
 });

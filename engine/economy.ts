@@ -170,7 +170,6 @@ export const economy = {
   humanTapBurst: 40,
   /** Idle time that still earns tap credit: network blips deliver taps late, in one batch. */
   humanTapCreditWindowMs: 10_000,
-  initDataMaxAgeMs: 24 * 60 * 60 * 1_000,
 
   // Display (§9)
   compactAboveDollars: 500_000,

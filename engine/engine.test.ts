@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTapStore } from './adapters/memory-tap-store.ts';
+import { tapRules, type TapRules } from './clicks.ts';
 import { economy } from './economy.ts';
 import { Engine, type EngineDeps } from './engine.ts';
 import { messages } from './messages.ts';
@@ -10,11 +11,15 @@ import type { EngineSnapshot, StatusUpdate } from './snapshot.ts';
 import { counterIds, InMemoryTransport, type InMemoryTransportOptions } from './testing/in-memory-transport.ts';
 import { ManualTime } from './testing/manual-time.ts';
 
-const setup = async (options: InMemoryTransportOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number } = {}) => {
+/** `rules` runs the server and the engine on the same tap rules; `clientRules` gives the engine others. */
+type SetupOptions = InMemoryTransportOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number; clientRules?: TapRules };
+
+const setup = async (options: SetupOptions = {}) => {
   const time = new ManualTime(options.startMs);
   const server = new InMemoryTransport(time, { scheduler: time, ...options });
   const store = options.store ?? new MemoryTapStore();
-  const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds() };
+  const rules = options.clientRules ?? options.rules;
+  const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds(), rules };
   const engine = new Engine(deps);
   const snapshots: EngineSnapshot[] = [];
   engine.subscribe((s) => snapshots.push(s));
@@ -168,10 +173,49 @@ describe('engine', () => {
   });
 
   it('reconciles to the server when it accepts fewer taps than sent', async () => {
-    const { engine, time, snap } = await setup({ maxAcceptPerBatch: 3 });
-    engine.tap(5);
+    // A server whose allowance is 3 taps (no idle credit) where the engine predicts the game's 240.
+    const strict = { ...tapRules, humanTapBurst: 3, humanTapCreditWindowMs: 0 };
+    const { engine, time, snap } = await setup({ rules: strict, clientRules: tapRules });
+    expect(engine.tap(5)).toBe(5);
     await time.advance(300);
     expect(snap()).toMatchObject({ totalEarn: '3', totalClick: 3, pendingTaps: 0, energy: 497 });
+  });
+
+  it('spends energyPerTap per tap and refuses what energy cannot pay for, as the server does', async () => {
+    const { engine, time, server, snap } = await setup({ rules: { ...tapRules, energyPerTap: 2 }, start: { availableEnergy: 7, fingerLevel: 2 } });
+    expect(engine.tap(5)).toBe(3);
+    expect(snap()).toMatchObject({ energy: 1, totalEarn: '6', pendingTaps: 3, message: { text: messages.noEnergy } });
+    expect(engine.tap(1)).toBe(0);
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(clicks(server).map((c) => (c.body as { click: number }).click)).toEqual([3]);
+    expect(server.totalClick).toBe(3);
+    expect(snap()).toMatchObject({ energy: 1, totalEarn: '6', totalClick: 3, pendingTaps: 0 });
+  });
+
+  it('lays the energy of unacknowledged taps (× energyPerTap) on the server status', async () => {
+    const { engine, time, snap } = await setup({ rules: { ...tapRules, energyPerTap: 2 }, latencyMs: 200 });
+    engine.tap(4);
+    await time.advance(300); // b1 (4 taps) leaves; its answer needs 200 ms
+    engine.tap(3);
+    expect(snap().energy).toBe(500 - 7 * 2);
+    await time.advance(200); // the server says 492 after b1; 3 taps not yet sent cost 6 more
+    expect(snap()).toMatchObject({ energy: 486, pendingTaps: 3, totalEarn: '7' });
+  });
+
+  it('clips taps at the human-rate allowance as the server does, without the energy message', async () => {
+    const rules = { ...tapRules, humanTapBurst: 5, humanTapCreditWindowMs: 0 };
+    const { engine, time, server, snap } = await setup({ rules });
+    // No idle credit: the allowance is the burst of 5, and the taps just made have spent it.
+    expect(engine.tap(8)).toBe(5);
+    expect(engine.tap(1)).toBe(0);
+    expect(snap()).toMatchObject({ energy: 495, pendingTaps: 5, message: null });
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(server.totalClick).toBe(5);
+    // 300 ms at 20 taps/s have moved the tap clock past the 250 ms those 5 taps took.
+    expect(engine.tap(8)).toBe(5);
+    await time.advance(economy.clickBatchDebounceMs);
+    expect(snap()).toMatchObject({ totalClick: 10, pendingTaps: 0, totalEarn: '10', message: null });
+    expect(server.totalClick).toBe(10);
   });
 
   it('keeps taps made while a batch is in flight on screen when its answer arrives', async () => {

@@ -1,6 +1,7 @@
 import type { UserStatus } from './api-types.ts';
+import { applyTaps, tapEarnings, tapEnergy, tapRules, type TapOutcome, type TapRules } from './clicks.ts';
 import { boostKeys, economy, fingerKey } from './economy.ts';
-import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy, spendEnergy } from './energy.ts';
+import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy } from './energy.ts';
 import { messages } from './messages.ts';
 import { money, toWire, zero, type Money } from './money.ts';
 import { NamedTimers } from './named-timers.ts';
@@ -10,7 +11,7 @@ import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
-import type { EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
+import type { ActionResult, EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 export interface EngineDeps {
   clock: Clock;
@@ -20,6 +21,8 @@ export interface EngineDeps {
   newId: IdGenerator;
   /** Runs a callback before the next frame (requestAnimationFrame); defaults to a 16 ms timer. */
   requestFrame?: (callback: () => void) => void;
+  /** The tap rule's numbers; the game's own (`tapRules`) unless a test runs the rule with others. */
+  rules?: TapRules;
 }
 
 /**
@@ -34,6 +37,7 @@ export class Engine implements EngineActions {
   private readonly outbox: Outbox;
   private readonly publisher: SnapshotPublisher<EngineSnapshot>;
   private readonly statusListeners = new Set<(update: StatusUpdate) => void>();
+  private readonly rules: TapRules;
   private statusFailed = false;
 
   // The server's last word (§3 fields), and where its clock stood against ours.
@@ -48,6 +52,9 @@ export class Engine implements EngineActions {
   // The device's model between answers.
   private energy = 0;
   private energyAtMs = 0;
+  // The device's tap clock (docs/rules.md §4). The server's is not on the wire, so a new engine starts
+  // with the full idle credit; it moves with the taps applied here, as the server's moves with them.
+  private tapClockMs = 0;
   private passiveSeconds = -1;
   private autoEarn: Money = zero;
   private tapStreak = 0;
@@ -71,6 +78,7 @@ export class Engine implements EngineActions {
 
   constructor(private readonly deps: EngineDeps) {
     this.timers = new NamedTimers(deps.scheduler);
+    this.rules = deps.rules ?? tapRules;
     this.outbox = new Outbox({
       ...deps,
       lane: this.lane,
@@ -122,29 +130,32 @@ export class Engine implements EngineActions {
     return this.snapshot;
   }
 
-  /** §4: applies up to `count` taps now against the local energy model; returns how many applied. */
+  /**
+   * §4: applies up to `count` taps now, as the server will (engine/clicks.ts on the local energy
+   * model and tap clock); returns how many applied. Energy refusing a tap says the §8 message.
+   */
   tap(count = 1): number {
     if (!this.ready || this.stopped || !Number.isInteger(count) || count <= 0) return 0;
     const now = this.deps.clock.now();
-    const applied = Math.min(count, this.energyNow(now));
-    if (applied < count) this.say(messages.noEnergy);
-    if (applied === 0) return 0;
-    this.applyTaps(applied, now, true);
-    this.tapStreak += applied;
+    const out = this.takeTaps(count, now, true);
+    if (out.refusedBy === 'energy') this.say(messages.noEnergy);
+    if (out.accepted === 0) return 0;
+    this.tapStreak += out.accepted;
     this.lastTapMs = now;
     this.timers.ensure('streak', economy.clickCounterResetIdleMs, () => this.onStreakTimer());
-    return applied;
+    return out.accepted;
   }
 
   /** §7: claims offline income first, then buys one level of `levelKey`. */
-  async upgrade(levelKey: number): Promise<{ ok: boolean; message: string }> {
+  async upgrade(levelKey: number): Promise<ActionResult> {
     if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
     this.outbox.flush();
     const claimed = await this.claim();
     if (!claimed.ok) return { ok: false, message: messages.somethingWrong };
     try {
       const result = await this.lane(() => this.deps.transport.updateLevel(levelKey));
-      if (!result.ok) return { ok: false, message: result.message || messages.somethingWrong };
+      // §8: the server's refusal (with its code, which the mini-app translates), else the generic failure.
+      if (!result.ok) return result.message ? result : { ok: false, message: messages.somethingWrong };
       this.accept(result.status);
       return { ok: true, message: messages.upgradeSuccess };
     } catch (error) {
@@ -154,7 +165,7 @@ export class Engine implements EngineActions {
   }
 
   /** §7: claims the passive income now (the 90 s timer does it too). */
-  async claim(): Promise<{ ok: boolean; message: string }> {
+  async claim(): Promise<ActionResult> {
     if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
     try {
       const result = await this.lane(() => this.deps.transport.claim());
@@ -221,18 +232,24 @@ export class Engine implements EngineActions {
     const now = this.deps.clock.now();
     const finger = levelOf(this.levels, fingerKey);
     if (!canAutoClick(this.energyNow(now), finger, this.fingerLevel)) return;
-    this.applyTaps(autoClickAmount(finger), now, false);
+    // Auto-clicks are taps: the same rule, and they count in the human-rate allowance (docs/rules.md §4).
+    this.takeTaps(autoClickAmount(finger), now, false);
   }
 
   // --- taps and batches -----------------------------------------------------------------------
 
-  private applyTaps(n: number, now: number, byUser: boolean): void {
-    const spent = spendEnergy(this.energy, this.energyAtMs, now, this.energyLevel, n);
-    this.energy = spent.energy;
-    this.energyAtMs = spent.energyAtMs;
-    this.outbox.add(n, now, byUser);
-    this.applied += n;
+  /** Runs the tap rule on the device's model and queues the accepted taps for the server. */
+  private takeTaps(requested: number, now: number, byUser: boolean): TapOutcome {
+    const state = { energy: this.energy, energyAtMs: this.energyAtMs, energyLevel: this.energyLevel, fingerLevel: this.fingerLevel, tapClockMs: this.tapClockMs };
+    const out = applyTaps(state, requested, now, this.rules);
+    if (out.accepted === 0) return out;
+    this.energy = out.energy;
+    this.energyAtMs = out.energyAtMs;
+    this.tapClockMs = out.tapClockMs;
+    this.outbox.add(out.accepted, now, byUser);
+    this.applied += out.accepted;
     this.markDirty();
+    return out;
   }
 
   // --- server answers -------------------------------------------------------------------------
@@ -310,7 +327,7 @@ export class Engine implements EngineActions {
     // starts a fresh phase (the engine had none), so the first +1 comes a full 5 s later.
     const max = maxEnergy(this.energyLevel);
     const phaseMs = !firstStatus && this.energy < max ? Math.max(0, now - this.energyAtMs) % economy.energyRegenIntervalMs : 0;
-    this.energy = Math.min(max, Math.max(0, status.availableEnergy - this.outbox.count));
+    this.energy = Math.min(max, Math.max(0, status.availableEnergy - tapEnergy(this.outbox.count, this.rules)));
     this.energyAtMs = now - (this.energy < max ? phaseMs : 0);
     this.passiveSeconds = -1;
     this.accruePassive(now);
@@ -364,8 +381,7 @@ export class Engine implements EngineActions {
   private buildSnapshot(): EngineSnapshot {
     const now = this.deps.clock.now();
     const pendingTaps = this.outbox.count;
-    const tapValue = clickValue(this.fingerLevel);
-    const totalEarn = pendingTaps === 0 ? this.bankedEarn : this.bankedEarn.plus(pendingTaps * tapValue);
+    const totalEarn = pendingTaps === 0 ? this.bankedEarn : this.bankedEarn.plus(tapEarnings(pendingTaps, this.fingerLevel));
     return {
       version: ++this.version,
       ready: this.ready,
@@ -376,7 +392,7 @@ export class Engine implements EngineActions {
       totalMoney: this.status?.totalMoney ?? '0',
       energy: this.energyNow(now),
       maxEnergy: maxEnergy(this.energyLevel),
-      clickValue: tapValue,
+      clickValue: clickValue(this.fingerLevel),
       passivePerSecond: this.perSecond,
       fingerLevel: this.fingerLevel,
       energyLevel: this.energyLevel,

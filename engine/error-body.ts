@@ -1,4 +1,5 @@
 import type { ErrorBody } from './api-types.ts';
+import { isRefusalCode, type Refusal } from './refusals.ts';
 
 /**
  * The client side's one reading of an answer body (the engine's transport, the mini-app's API
@@ -19,4 +20,20 @@ export const errorMessageOf = (body: unknown): string | null => {
   if (typeof body === 'string') return body.trim() || null;
   const message = (body as Partial<ErrorBody> | null)?.message;
   return typeof message === 'string' ? message : null;
+};
+
+/**
+ * The refusal in an error body: the server's message, with its code when it is one this client
+ * knows (a newer server's code falls back to the message) and its field. Null without a message.
+ */
+export const refusalOf = (body: unknown): Refusal | null => {
+  const message = errorMessageOf(body);
+  if (!message) return null;
+  if (typeof body !== 'object' || body === null) return { message };
+  const { code, field } = body as Partial<Record<keyof ErrorBody, unknown>>;
+  return {
+    message,
+    ...(isRefusalCode(code) ? { code } : {}),
+    ...(typeof field === 'string' ? { field } : {}),
+  };
 };

@@ -1,4 +1,5 @@
 import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from './api-types.ts';
+import type { Refusal, RefusalCode } from './refusals.ts';
 
 /** The engine's only source of time (epoch ms on the device). */
 export interface Clock {
@@ -14,8 +15,8 @@ export interface Scheduler {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The answer to `POST /update-level`: the fresh status, or the server's refusal message. */
-export type UpdateLevelResult = { ok: true; status: UserStatus } | { ok: false; message: string };
+/** The answer to `POST /update-level`: the fresh status, or the server's refusal (its message, code and field). */
+export type UpdateLevelResult = { ok: true; status: UserStatus } | ({ ok: false } & Refusal);
 
 /**
  * The server calls the engine makes (spec §7). Methods reject with a TransportError when the call
@@ -30,16 +31,22 @@ export interface Transport {
 
 /**
  * A failed call. `retryable` is false only when the server judged the request itself bad (a 4xx
- * other than 401, 403, 408 and 429): sending it again cannot succeed.
+ * other than 401, 403, 408 and 429): sending it again cannot succeed. `code` and `field` are the
+ * server's refusal code and field when it sent them (docs/api.md "Errors").
  */
 export class TransportError extends Error {
+  readonly code?: RefusalCode;
+  readonly field?: string;
   constructor(
     message: string,
     readonly status: number | null,
     readonly retryable: boolean,
+    refusal: Omit<Refusal, 'message'> = {},
   ) {
     super(message);
     this.name = 'TransportError';
+    if (refusal.code !== undefined) this.code = refusal.code;
+    if (refusal.field !== undefined) this.field = refusal.field;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { UserStatus } from './api-types.ts';
+import type { Refusal } from './refusals.ts';
 
 /**
  * What the worker engine pushes to the UI, at most once per animation frame: plain,
@@ -51,14 +52,20 @@ export interface StatusUpdate {
   failed: boolean;
 }
 
+/**
+ * The outcome of an engine action: its §8 message, and when the server refused it, the server's
+ * refusal with its code and field (docs/api.md "Errors") for the mini-app to translate.
+ */
+export type ActionResult = { ok: boolean } & Refusal;
+
 /** The calls the UI makes on the engine (through comlink in the browser). */
 export interface EngineActions {
   /** Applies `count` taps at once (multi-touch may send several). Returns how many were applied. */
   tap(count: number): Promise<number> | number;
-  /** Claims offline income, then buys one level of a boost key. Resolves with the server's message. */
-  upgrade(levelKey: number): Promise<{ ok: boolean; message: string }>;
+  /** Claims offline income, then buys one level of a boost key. Resolves with the server's refusal when refused. */
+  upgrade(levelKey: number): Promise<ActionResult>;
   /** Claims passive income now (the 90 s timer also does it). */
-  claim(): Promise<{ ok: boolean; message: string }>;
+  claim(): Promise<ActionResult>;
   /** Reloads the status from the server and reconciles. */
   refresh(): Promise<void>;
 }

@@ -3,7 +3,8 @@ import { createFetchTransport } from './adapters/fetch-transport.ts';
 import { openTapStore } from './adapters/indexed-db-tap-store.ts';
 import { platformRequestFrame, randomId, realClock, realScheduler } from './adapters/real-time.ts';
 import { Engine } from './engine.ts';
-import type { EngineSnapshot, StatusUpdate } from './snapshot.ts';
+import { messages } from './messages.ts';
+import type { ActionResult, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 /** What the worker is given at start: the API base and Telegram's raw init data. */
 export interface EngineStartOptions {
@@ -21,8 +22,8 @@ export interface EngineWorkerApi {
   subscribeStatus(listener: (update: StatusUpdate) => void): void;
   getSnapshot(): EngineSnapshot | null;
   tap(count: number): number;
-  upgrade(levelKey: number): Promise<{ ok: boolean; message: string }>;
-  claim(): Promise<{ ok: boolean; message: string }>;
+  upgrade(levelKey: number): Promise<ActionResult>;
+  claim(): Promise<ActionResult>;
   refresh(): Promise<void>;
   stop(): void;
   /** Answers at once; the benchmarks time the comlink round trip with it. */
@@ -55,8 +56,9 @@ export const createWorkerApi = (): EngineWorkerApi => {
     subscribeStatus: (listener) => void whenStarted((e) => e.subscribeStatus(listener)),
     getSnapshot: () => engine?.getSnapshot() ?? null,
     tap: (count) => engine?.tap(count) ?? 0,
-    upgrade: (levelKey) => engine?.upgrade(levelKey) ?? Promise.resolve({ ok: false, message: 'The game has not started' }),
-    claim: () => engine?.claim() ?? Promise.resolve({ ok: false, message: 'The game has not started' }),
+    // Before start there is no game yet: the §8 failure, like an engine that is not ready.
+    upgrade: (levelKey) => engine?.upgrade(levelKey) ?? Promise.resolve({ ok: false, message: messages.somethingWrong }),
+    claim: () => engine?.claim() ?? Promise.resolve({ ok: false, message: messages.somethingWrong }),
     refresh: () => engine?.refresh() ?? Promise.resolve(),
     stop() {
       engine?.stop();

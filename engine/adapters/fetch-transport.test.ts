@@ -62,6 +62,20 @@ describe('fetch transport', () => {
     expect(await transportAnswering(200, '{"fingerLevel":2}').transport.updateLevel(1)).toEqual({ ok: true, status: { fingerLevel: 2 } });
     expect((await failure(transportAnswering(502, '').transport.updateLevel(1))).retryable).toBe(true);
   });
+
+  it('carries the refusal code and field the server sent, and drops a code it does not know', async () => {
+    const refused = '{"error":"Bad Request","message":"Not enough money for this upgrade","field":"levelKey","code":"upgradeUnaffordable"}';
+    expect(await transportAnswering(400, refused).transport.updateLevel(5)).toEqual({
+      ok: false,
+      message: 'Not enough money for this upgrade',
+      field: 'levelKey',
+      code: 'upgradeUnaffordable',
+    });
+    const unknown = '{"error":"Bad Request","message":"Something new","code":"notACodeWeKnow"}';
+    expect(await transportAnswering(400, unknown).transport.updateLevel(5)).toEqual({ ok: false, message: 'Something new' });
+    const error = await failure(transportAnswering(423, '{"error":"Locked","message":"frozen","code":"frozen"}').transport.claim());
+    expect({ code: error.code, field: error.field, message: error.message, retryable: error.retryable }).toEqual({ code: 'frozen', field: undefined, message: 'frozen', retryable: false });
+  });
 });
 
 describe('tap store key', () => {

@@ -1,5 +1,6 @@
 import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
-import { errorMessageOf, parseBody } from '../error-body.ts';
+import { parseBody, refusalOf } from '../error-body.ts';
+import type { Refusal } from '../refusals.ts';
 import { isRetryableStatus, TransportError, type Transport, type UpdateLevelResult } from '../ports.ts';
 
 export interface FetchTransportOptions {
@@ -12,8 +13,13 @@ export interface FetchTransportOptions {
   fetch?: typeof fetch;
 }
 
-/** §8: the text of a non-2xx answer, whatever shape its body has. */
-const errorMessage = (text: string): string => errorMessageOf(parseBody(text)) ?? '';
+/** §8: the refusal of a non-2xx answer, whatever shape its body has (an empty message when it has none). */
+const refusalIn = (text: string): Refusal => refusalOf(parseBody(text)) ?? { message: '' };
+
+const transportError = (text: string, status: number, retryable: boolean): TransportError => {
+  const { message, ...refusal } = refusalIn(text);
+  return new TransportError(message || `HTTP ${status}`, status, retryable, refusal);
+};
 
 /** The engine's transport over fetch, against the API server of spec §7. */
 export const createFetchTransport = (options: FetchTransportOptions): Transport => {
@@ -40,7 +46,7 @@ export const createFetchTransport = (options: FetchTransportOptions): Transport 
     const response = await request(method, path, body);
     const text = await response.text().catch(() => '');
     if (!response.ok) {
-      throw new TransportError(errorMessage(text) || `HTTP ${response.status}`, response.status, isRetryableStatus(response.status));
+      throw transportError(text, response.status, isRetryableStatus(response.status));
     }
     try {
       return JSON.parse(text) as T;
@@ -57,9 +63,9 @@ export const createFetchTransport = (options: FetchTransportOptions): Transport 
       const response = await request('POST', '/update-level', { levelKey });
       const text = await response.text().catch(() => '');
       if (response.status >= 400 && response.status < 500 && !isRetryableStatus(response.status)) {
-        return { ok: false, message: errorMessage(text) };
+        return { ok: false, ...refusalIn(text) };
       }
-      if (!response.ok) throw new TransportError(errorMessage(text) || `HTTP ${response.status}`, response.status, true);
+      if (!response.ok) throw transportError(text, response.status, true);
       try {
         return { ok: true, status: JSON.parse(text) as UserStatus };
       } catch {

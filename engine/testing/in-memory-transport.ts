@@ -1,7 +1,8 @@
 import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import { applyTaps, tapRules, type TapRules } from '../clicks.ts';
 import { energyLimitKey, handheldKey, type BoostKey } from '../economy.ts';
-import { availableEnergy, clickValue, spendEnergy } from '../energy.ts';
-import { money, toWire, type Money } from '../money.ts';
+import { availableEnergy, maxEnergy } from '../energy.ts';
+import { money, toWire, zero, type Money } from '../money.ts';
 import { passiveAccrued } from '../passive.ts';
 import { priceOf } from '../prices.ts';
 import { TransportError, type Clock, type Scheduler, type Transport, type UpdateLevelResult } from '../ports.ts';
@@ -10,19 +11,38 @@ import { boostLevel, isBoostKey, upgradeRefusal } from '../upgrades.ts';
 /** How the next call fails: `drop` before the server sees it, `lose` after it processed it. */
 export type FailMode = 'drop' | 'lose';
 
+/** One call as it reached the server, at `atMs`, and what became of it. */
+export interface TransportCall {
+  kind: 'status' | 'click' | 'claim' | 'update-level';
+  body?: unknown;
+  atMs: number;
+  /** `answered`; `lost` (processed, its answer lost); `dropped` and `rejected` (never processed). */
+  outcome: 'answered' | 'lost' | 'dropped' | 'rejected';
+  /** What the server answered (also for a lost answer); absent when it never processed the call. */
+  answer?: unknown;
+}
+
+/** One change of the dollar balance (docs/rules.md §7): the ledger sums to `totalEarn`. */
+export interface LedgerRow {
+  amount: string;
+  kind: 'opening' | 'click' | 'passive' | 'purchase';
+  reference: string;
+}
+
 export interface InMemoryTransportOptions {
   /** Answers arrive this long after the call (through the scheduler); 0 answers at once. */
   latencyMs?: number;
   scheduler?: Scheduler;
-  /** Taps per batch the server accepts at most (a stand-in for its human-rate allowance). */
-  maxAcceptPerBatch?: number;
+  /** The tap rule's numbers; the game's own unless a test runs the rule with others. */
+  rules?: TapRules;
   start?: Partial<Pick<UserStatus, 'totalEarn' | 'fingerLevel' | 'energyLevel' | 'passiveEarnLevel' | 'availableEnergy' | 'totalClick'>>;
 }
 
 /**
  * The engine's Transport answered in memory, for tests and benchmarks: a tiny server following
- * docs/rules.md with the engine's own rules:
- * energy from (energy, energyAt), idempotent batchIds, the 3 h passive cap, claim-then-buy.
+ * docs/rules.md with the engine's own rules: the tap rule of engine/clicks.ts (energy from
+ * (energy, energyAt), the human-rate allowance), idempotent batchIds, the 3 h passive cap,
+ * claim-then-buy, and a ledger row for every change of the balance.
  */
 export class InMemoryTransport implements Transport {
   totalEarn: Money;
@@ -32,10 +52,14 @@ export class InMemoryTransport implements Transport {
   levels: Record<string, number>;
   energy: number;
   energyAtMs: number;
+  /** The human-rate tap clock: 0 holds the full idle credit (a player who has not tapped lately). */
+  tapClockMs = 0;
   lastClaimedMs: number;
   readonly answers = new Map<string, ClickResult>();
-  /** Every call as it reached the server (dropped calls included, marked). */
-  readonly calls: { kind: string; body?: unknown; dropped?: boolean }[] = [];
+  readonly ledger: LedgerRow[] = [];
+  /** Every call as it reached the server, dropped ones included (see `outcome`). */
+  readonly calls: TransportCall[] = [];
+  private readonly rules: TapRules;
   offline = false;
   private failures: FailMode[] = [];
   private rejectNext: { status: number; count: number } | null = null;
@@ -45,12 +69,14 @@ export class InMemoryTransport implements Transport {
     private readonly options: InMemoryTransportOptions = {},
   ) {
     const s = options.start ?? {};
+    this.rules = options.rules ?? tapRules;
     this.totalEarn = money(s.totalEarn ?? '0');
+    if (!this.totalEarn.isZero()) this.ledger.push({ amount: toWire(this.totalEarn), kind: 'opening', reference: 'start' });
     this.totalClick = s.totalClick ?? 0;
     this.fingerLevel = s.fingerLevel ?? 1;
     this.energyLevel = s.energyLevel ?? 1;
     this.levels = { ...(s.passiveEarnLevel ?? {}) } as Record<string, number>;
-    this.energy = s.availableEnergy ?? 500 * this.energyLevel;
+    this.energy = s.availableEnergy ?? maxEnergy(this.energyLevel);
     this.energyAtMs = clock.now();
     this.lastClaimedMs = clock.now();
   }
@@ -58,6 +84,11 @@ export class InMemoryTransport implements Transport {
   /** Makes the next calls fail, one mode per call. */
   failNext(...modes: FailMode[]): void {
     this.failures.push(...modes);
+  }
+
+  /** Failures queued by failNext and not yet met by a call. */
+  get queuedFailures(): number {
+    return this.failures.length;
   }
 
   /** Ends every failure: back online, no queued failures. */
@@ -121,14 +152,12 @@ export class InMemoryTransport implements Transport {
     return this.call('click', payload, () => {
       const first = this.answers.get(payload.batchId);
       if (first) return first;
-      const now = this.clock.now();
-      const accepted = Math.min(payload.click, this.availableEnergy, this.options.maxAcceptPerBatch ?? Infinity);
-      const spent = spendEnergy(this.energy, this.energyAtMs, now, this.energyLevel, accepted);
-      this.energy = spent.energy;
-      this.energyAtMs = spent.energyAtMs;
-      this.totalEarn = this.totalEarn.plus(accepted * clickValue(this.fingerLevel));
-      this.totalClick += accepted;
-      const answer: ClickResult = { batchId: payload.batchId, accepted, status: this.status() };
+      const state = { energy: this.energy, energyAtMs: this.energyAtMs, energyLevel: this.energyLevel, fingerLevel: this.fingerLevel, tapClockMs: this.tapClockMs };
+      const out = applyTaps(state, payload.click, this.clock.now(), this.rules);
+      ({ energy: this.energy, energyAtMs: this.energyAtMs, tapClockMs: this.tapClockMs } = out);
+      this.credit(money(out.earned), 'click', payload.batchId);
+      this.totalClick += out.accepted;
+      const answer: ClickResult = { batchId: payload.batchId, accepted: out.accepted, status: this.status() };
       this.answers.set(payload.batchId, answer);
       return answer;
     });
@@ -138,7 +167,7 @@ export class InMemoryTransport implements Transport {
     return this.call('claim', undefined, () => {
       const now = this.clock.now();
       const claimed = passiveAccrued(this.levels, this.lastClaimedMs, now);
-      this.totalEarn = this.totalEarn.plus(claimed);
+      this.credit(claimed, 'passive', `claim:${now}`);
       this.lastClaimedMs = now;
       return { claimed: toWire(claimed), status: this.status() };
     });
@@ -151,30 +180,48 @@ export class InMemoryTransport implements Transport {
       const owned = { fingerLevel: this.fingerLevel, energyLevel: this.energyLevel, passiveEarnLevel: this.levels };
       const refusal = upgradeRefusal(key, owned, this.totalEarn, '0');
       if (refusal) return { ok: false, message: `Upgrade refused: ${refusal}` };
-      this.totalEarn = this.totalEarn.minus(priceOf(key, boostLevel(owned, key)));
+      const level = boostLevel(owned, key);
+      this.credit(zero.minus(priceOf(key, level)), 'purchase', `level:${key}:${level + 1}`);
       if (key === handheldKey) this.fingerLevel++;
-      else if (key === energyLimitKey) this.energyLevel++;
-      else this.levels[key] = (this.levels[key] ?? 0) + 1;
+      else if (key === energyLimitKey) {
+        // As the server does: the energy regenerated so far is materialised, so the higher maximum
+        // does not back-date regeneration.
+        this.energy = this.availableEnergy;
+        this.energyAtMs = this.clock.now();
+        this.energyLevel++;
+      } else this.levels[key] = (this.levels[key] ?? 0) + 1;
       return { ok: true, status: this.status() };
     });
   }
 
-  private call<T>(kind: string, body: unknown, handle: () => T): Promise<T> {
+  /** Changes the balance by `amount` with its ledger row (none for zero). */
+  private credit(amount: Money, kind: LedgerRow['kind'], reference: string): void {
+    if (amount.isZero()) return;
+    this.totalEarn = this.totalEarn.plus(amount);
+    this.ledger.push({ amount: toWire(amount), kind, reference });
+  }
+
+  private call<T>(kind: TransportCall['kind'], body: unknown, handle: () => T): Promise<T> {
     const mode = this.offline ? 'drop' : this.failures.shift();
-    this.calls.push(mode === 'drop' ? { kind, body, dropped: true } : { kind, body });
+    const call: TransportCall = { kind, body, atMs: this.clock.now(), outcome: 'answered' };
+    this.calls.push(call);
     let outcome: () => T;
     if (this.rejectNext && this.rejectNext.count > 0) {
       const status = this.rejectNext.status;
       if (--this.rejectNext.count === 0) this.rejectNext = null;
+      call.outcome = 'rejected';
       outcome = () => {
         throw new TransportError(`HTTP ${status}`, status, status >= 500 || status === 401 || status === 429);
       };
     } else if (mode === 'drop') {
+      call.outcome = 'dropped';
       outcome = () => {
         throw new TransportError('network down', null, true);
       };
     } else {
       const answer = handle();
+      call.answer = answer;
+      if (mode === 'lose') call.outcome = 'lost';
       outcome =
         mode === 'lose'
           ? () => {

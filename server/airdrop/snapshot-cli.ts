@@ -6,11 +6,18 @@
  */
 import { loadConfig } from '../core/config/config.ts';
 import { openDb } from '../core/db/db.ts';
-import { takeSnapshot } from './snapshot.ts';
+import { roundDatesProblem, takeSnapshot } from './snapshot.ts';
 
+const usage = 'usage: npm run airdrop:snapshot -- <round> <startFrom unix s> <expireAt unix s>   (expireAt after startFrom and in the future)';
 const [round, startFrom, expireAt] = process.argv.slice(2).map(Number);
-if (![round, startFrom, expireAt].every((v) => Number.isSafeInteger(v) && v! > 0) || expireAt! <= startFrom!) {
-  console.error('usage: npm run airdrop:snapshot -- <round> <startFrom unix s> <expireAt unix s>   (expireAt after startFrom)');
+if (![round, startFrom, expireAt].every((v) => Number.isSafeInteger(v) && v! > 0)) {
+  console.error(usage);
+  process.exit(2);
+}
+// Refused before the database is opened; takeSnapshot checks again against its own clock reading.
+const problem = roundDatesProblem({ round: round!, startFrom: startFrom!, expireAt: expireAt! }, Date.now());
+if (problem !== null) {
+  console.error(`${problem.field}: ${problem.message}\n${usage}`);
   process.exit(2);
 }
 const db = await openDb(loadConfig(process.env));

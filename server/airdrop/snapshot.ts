@@ -18,7 +18,7 @@ export const jettonDecimals = 9;
  * units (× 10^9; balances have at most 9 decimals, so nothing is rounded away).
  */
 const eligibleAllocationsSql = `
-  SELECT w.address, u.id AS user_id, trunc(u.total_money * 1000000000) AS amount
+  SELECT w.address, u.id AS user_id, trunc(u.total_money * ${10 ** jettonDecimals}) AS amount
   FROM users u
   JOIN ton_wallets w ON w.user_id = u.id
   WHERE u.total_money > 0
@@ -144,6 +144,17 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseL
   return { summary: (await roundSummary(db, s.round))!, tree };
 };
 
+/**
+ * What is wrong with a new round's dates, or null: claims must close after they open, and in the
+ * future (a round is immutable once built, so one already closed could never be claimed).
+ */
+export const roundDatesProblem = (p: RoundParams, nowMs: number): { field: 'expireAt'; message: string } | null => {
+  if (p.expireAt <= p.startFrom) return { field: 'expireAt', message: 'expireAt must be after startFrom' };
+  const nowS = Math.floor(nowMs / 1000);
+  if (p.expireAt <= nowS) return { field: 'expireAt', message: `expireAt must be in the future (now is ${nowS} unix s)` };
+  return null;
+};
+
 /** Called after each step of a build with the step's name (the bench prints durations). */
 export type PhaseLog = (name: string) => void;
 
@@ -151,9 +162,10 @@ export type PhaseLog = (name: string) => void;
 export type OnBuilt = (tx: Queryable, summary: RoundSummary) => Promise<void>;
 
 /**
- * Takes the snapshot of a round, or returns the one already taken. A round asked for with other
- * dates than it was built with is a 409 naming the field. A round left 'building' by a stopped
- * process is finished from its frozen allocations.
+ * Takes the snapshot of a round, or returns the one already taken. Dates refused by
+ * roundDatesProblem are a 400 for a round not built yet (a built round is answered as it is). A
+ * round asked for with other dates than it was built with is a 409 naming the field. A round left
+ * 'building' by a stopped process is finished from its frozen allocations.
  */
 export const takeSnapshot = async (
   db: Db,
@@ -163,6 +175,10 @@ export const takeSnapshot = async (
   onBuilt?: OnBuilt,
 ): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   const before = await roundSummary(db, p.round);
+  if (before?.status !== 'built') {
+    const problem = roundDatesProblem(p, nowMs);
+    if (problem !== null) throw invalid(problem.message, problem.field);
+  }
   const s = before ?? (await freeze(db, p, nowMs));
   phase('freeze allocations');
   if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
@@ -181,7 +197,7 @@ export const loadRoundTree = async (db: Db, round: number): Promise<AirdropTree>
 /** The player's allocation in the newest built round that has one, in MONEY. */
 export const allocationOf = async (db: Db, userId: number): Promise<{ round: number; amount: string; startFrom: number; expireAt: number } | null> => {
   const r = await db.query<{ round: number; amount: string; start_from: number; expire_at: number }>(
-    `SELECT a.round, trim_scale(a.amount / 1000000000)::text AS amount, r.start_from, r.expire_at
+    `SELECT a.round, trim_scale(a.amount / ${10 ** jettonDecimals})::text AS amount, r.start_from, r.expire_at
      FROM airdrop_allocations a JOIN airdrop_rounds r ON r.round = a.round
      WHERE a.user_id = $1 AND r.status = 'built' ORDER BY a.round DESC LIMIT 1`,
     [userId],
@@ -198,7 +214,6 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * from a built round's refused (409).
  */
 export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
-  if (p.expireAt <= p.startFrom) throw invalid('expireAt must be after startFrom', 'expireAt');
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {

@@ -10,8 +10,9 @@
  * Nothing here touches the database; the payload's single use is the caller's (wallet-links.ts).
  */
 import { createHash } from 'node:crypto';
-import { Address, Cell, contractAddress, loadStateInit } from '@ton/core';
+import { Cell, contractAddress, loadStateInit, type Address } from '@ton/core';
 import { signVerify } from '@ton/crypto';
+import { parseTonAddress } from './ton-address.ts';
 
 /** The standard wallets' code hashes (hex) and how each one's data cell holds the public key. */
 const walletVersions: Record<string, { version: string; publicKey: (data: Cell) => Buffer }> = (() => {
@@ -77,14 +78,10 @@ export const tonProofSignedHash = (address: Address, domain: string, timestampS:
  * `nowMs` is the server clock; the proof's timestamp may be at most `ttlS` old and 60 s ahead.
  */
 export const verifyTonProof = (req: TonProofRequest, opts: { domain: string; nowMs: number; ttlS: number }): ProofCheck => {
-  let address: Address;
-  try {
-    address = Address.parseRaw(req.address);
-  } catch {
-    return fail('address', 'address must be a raw TON address (0:<64 hex>)');
-  }
-  // Mintless jetton wallets live in the basechain, and so do the wallets that claim them.
-  if (address.workChain !== 0) return fail('address', 'only basechain (workchain 0) wallets can be linked');
+  // Raw, as TON Connect gives it. Mintless jetton wallets live in the basechain, and so do the wallets that claim them.
+  const parsed = parseTonAddress(req.address, { workchains: [0], friendly: false });
+  if (!parsed.ok) return fail('address', `address ${parsed.message} (only basechain wallets can be linked)`);
+  const address = parsed.address;
   if (req.network !== undefined && req.network !== '-239') return fail('network', 'the wallet must be on TON mainnet (-239)');
 
   let code: Cell;

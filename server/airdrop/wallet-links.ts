@@ -39,16 +39,19 @@ export const linkWallet = async (db: Db, userId: number, wallet: VerifiedWallet,
       [hashOf(wallet.payload), userId, nowMs],
     );
     if (used.rowCount !== 1) throw conflict('proof.payload was not issued to you, has expired or was already used; connect the wallet again', 'proof.payload');
-    const mine = await tx.query<{ address: string }>('SELECT address FROM ton_wallets WHERE user_id = $1', [userId]);
-    if (mine.rows[0] !== undefined) {
-      throw conflict(mine.rows[0].address === wallet.address ? 'this wallet is already linked' : 'unlink your current wallet first', 'address');
-    }
+    // Either key may clash: the player's (a second wallet, also when two links race) or the wallet's
+    // (another player's). The insert skips both and the row it met tells which; the throw rolls back the payload too.
     const inserted = await tx.query(
       `INSERT INTO ton_wallets (user_id, address, public_key, wallet_version, linked_at_ms) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (address) DO NOTHING`,
+       ON CONFLICT DO NOTHING`,
       [userId, wallet.address, wallet.publicKey, wallet.version, nowMs],
     );
-    if (inserted.rowCount !== 1) throw conflict('this wallet is linked to another player', 'address');
+    if (inserted.rowCount !== 1) {
+      const met = await tx.query<{ user_id: string; address: string }>('SELECT user_id::text, address FROM ton_wallets WHERE user_id = $1 OR address = $2', [userId, wallet.address]);
+      const mine = met.rows.find((r) => r.user_id === String(userId));
+      if (mine !== undefined) throw conflict(mine.address === wallet.address ? 'this wallet is already linked' : 'unlink your current wallet first', 'address');
+      throw conflict(met.rows.length > 0 ? 'this wallet is linked to another player' : 'the wallet link changed meanwhile; connect the wallet again', 'address');
+    }
     return { address: wallet.address, version: wallet.version, linkedAtMs: nowMs };
   });
 

@@ -5,11 +5,14 @@
  * - the TEP-176 custom-payload API wallets fetch (no auth), rooted at `${apiPrefix}/jetton`:
  *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
  */
-import { Address, beginCell, Cell, contractAddress, storeStateInit } from '@ton/core';
+import type { Address } from '@ton/core';
+import { Cell } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { operatorKeyActor } from '../console/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
+import { jettonWalletOf } from '../airdrop/jetton-wallet.ts';
+import { parseTonAddress } from '../airdrop/ton-address.ts';
 import { latestBuiltRound, roundSummary } from '../airdrop/snapshot.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { badRequest, notFound } from '../core/http-errors.ts';
@@ -34,12 +37,14 @@ const roundSchema = objectOf({
 });
 
 /** The jetton master and wallet code, when configured: the claim API then adds the jetton wallet and its state init. */
-const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell; salt: number } | null => {
+const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell } | null => {
   if (!c.JETTON_MASTER_ADDRESS || !c.JETTON_WALLET_CODE) return null;
+  const master = parseTonAddress(c.JETTON_MASTER_ADDRESS, { workchains: [0, -1], friendly: true });
+  if (!master.ok) throw new Error(`JETTON_MASTER_ADDRESS ${master.message}`);
   try {
-    return { master: Address.parse(c.JETTON_MASTER_ADDRESS), code: Cell.fromBase64(c.JETTON_WALLET_CODE), salt: c.JETTON_WALLET_SALT };
+    return { master: master.address, code: Cell.fromBase64(c.JETTON_WALLET_CODE) };
   } catch (cause) {
-    throw new Error('JETTON_MASTER_ADDRESS must be a TON address and JETTON_WALLET_CODE a base64 BoC', { cause });
+    throw new Error('JETTON_WALLET_CODE must be a base64 BoC', { cause });
   }
 };
 
@@ -111,12 +116,9 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       },
     },
     async (request, reply) => {
-      let owner: Address;
-      try {
-        owner = Address.parse(request.params.address);
-      } catch {
-        throw badRequest('address must be a TON address (raw 0:<hex> or user-friendly)', 'address');
-      }
+      const parsed = parseTonAddress(request.params.address, { workchains: [0, -1], friendly: true });
+      if (!parsed.ok) throw badRequest(`address ${parsed.message}`, 'address');
+      const owner = parsed.address;
       const round = await served.round();
       if (round === null) throw notFound('No airdrop snapshot yet', 'address');
       let tree: AirdropTree;
@@ -135,17 +137,10 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         compressed_info: { amount: item.amount.toString(), start_from: String(item.startFrom), expired_at: String(item.expireAt) },
       };
       if (jetton !== null) {
-        const data = beginCell()
-          .storeUint(0, 4)
-          .storeCoins(0)
-          .storeAddress(owner)
-          .storeAddress(jetton.master)
-          .storeUint(BigInt(`0x${round.merkleRoot!}`), 256)
-          .storeUint(jetton.salt, 10)
-          .endCell();
-        const init = { code: jetton.code, data };
-        answer.jetton_wallet = contractAddress(0, init).toRawString();
-        answer.state_init = beginCell().store(storeStateInit(init)).endCell().toBoc().toString('base64');
+        // The reference master's wallet for this owner and round: its salt puts it in the owner's shard.
+        const wallet = jettonWalletOf(owner, jetton.master, jetton.code, BigInt(`0x${round.merkleRoot!}`));
+        answer.jetton_wallet = wallet.address.toRawString();
+        answer.state_init = wallet.stateInit.toBoc().toString('base64');
       }
       return answer;
     },

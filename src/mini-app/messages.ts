@@ -1,6 +1,7 @@
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { messages, type MessageKey } from '../../engine/messages.ts';
+import { refusalCatalogId, type Refusal } from '../../engine/refusals.ts';
 import { $online, $ready } from '../engine-client/signals.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { toasterReady } from './ui/toaster.tsx';
@@ -24,15 +25,26 @@ export const localizeMessage = (text: string): string => {
   return text === frozenPlayerMessage ? i18n._('app.frozen.message') : text;
 };
 
+/**
+ * A server refusal in the active language: by its code (`app.refusal.<code>`, or the §8 message or
+ * frozen notice it is), given the field it names; without a code, by its text (localizeMessage).
+ * docs/i18n.md "Refusals".
+ */
+export const localizeRefusal = (refusal: Refusal): string =>
+  refusal.code === undefined ? localizeMessage(refusal.message) : i18n._(refusalCatalogId(refusal.code), { field: refusal.field ?? '' });
+
 export type MessageKind = 'success' | 'error' | 'info';
 
-/** §8: one toast at a time, for 2 s. A new message replaces the one on screen. */
-export const notify = (text: string, kind: MessageKind = 'info'): void => {
+/**
+ * §8: one toast at a time, for 2 s. A new message replaces the one on screen. `text` is a §8
+ * message or a translated text, or a server refusal (translated by its code).
+ */
+export const notify = (text: string | Refusal, kind: MessageKind = 'info'): void => {
   // While the engine is reconnecting, the Reconnecting line already says what is wrong: failed
   // calls add no error toast of their own (docs/mini-app.md "Reconnecting"). The line shows only
   // once a status has arrived; before that (step 1 without user data, §2) the toast is the answer.
   if (kind === 'error' && $ready.peek() && !$online.peek()) return;
-  const shown = localizeMessage(text);
+  const shown = typeof text === 'string' ? localizeMessage(text) : localizeRefusal(text);
   void Promise.all([import('sonner'), toasterReady]).then(([{ toast }]) => {
     toast.dismiss();
     const options = { duration: economy.toastDurationMs };

@@ -128,7 +128,11 @@ describe.each(backends)('console: forecast, broadcasts, dashboard (%s)', (backen
     const backwards = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom } });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json<{ field?: string }>().field).toBe('expireAt');
+    const closed = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom: startFrom - 86_400, expireAt: startFrom } });
+    expect(closed.statusCode).toBe(400);
+    expect(closed.json<{ field?: string }>().field).toBe('expireAt');
     expect((await h.admin('GET', '/airdrop', h.session)).json<{ latest: unknown }>().latest).toBeNull();
+    expect((await h.db.query('SELECT 1 FROM airdrop_rounds WHERE round = 7')).rows).toHaveLength(0);
 
     const taken = await h.admin('POST', '/airdrop/snapshot', h.session, { body: { round: 7, startFrom, expireAt: startFrom + 86_400 } });
     expect(taken.statusCode, taken.body).toBe(200);

@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, contractAddress, Dictionary, exoticMerkleProof, loadStateInit, type DictionaryValue } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, crc16, Dictionary, exoticMerkleProof, loadStateInit, type DictionaryValue } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletInfo } from '../../engine/api-types.ts';
 import type { AirdropItem } from '../../server/airdrop/airdrop-tree.ts';
@@ -15,6 +15,17 @@ const itemValue: DictionaryValue<AirdropItem> = {
 };
 
 const master = Address.parseRaw(`0:${'ab'.repeat(32)}`);
+// A jetton wallet code: the master only hashes it, so any cell will do.
+const walletCode = Cell.fromBase64(walletCodes.v3R2);
+
+/** The first salt in 0…32 whose wallet has the owner's top 4 address bits (the reference master's shard rule), or null. */
+const firstSaltInShard = (owner: Address, merkleRoot: bigint): number | null => {
+  for (let salt = 0; salt <= 32; salt++) {
+    const data = beginCell().storeUint(0, 4).storeCoins(0).storeAddress(owner).storeAddress(master).storeUint(merkleRoot, 256).storeUint(salt, 10).endCell();
+    if (contractAddress(0, { code: walletCode, data }).hash[0]! >> 4 === owner.hash[0]! >> 4) return salt;
+  }
+  return null;
+};
 const round = { round: 1, startFrom: 1_768_000_000, expireAt: 1_800_000_000 };
 
 interface ClaimAnswer {
@@ -29,8 +40,8 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
   let h: Harness;
   const players: { id: number; wallet: TestWallet | null; money: string; frozen: boolean }[] = [];
   beforeAll(async () => {
-    // A jetton wallet code (any cell will do for the address arithmetic) and the master: the API adds the jetton wallet.
-    h = await openWalletHarness(backend, { JETTON_MASTER_ADDRESS: master.toString(), JETTON_WALLET_CODE: Cell.fromBase64(walletCodes.v3R2).toBoc().toString('base64') });
+    // The jetton wallet code and the master: the API adds the jetton wallet.
+    h = await openWalletHarness(backend, { JETTON_MASTER_ADDRESS: master.toString(), JETTON_WALLET_CODE: walletCode.toBoc().toString('base64') });
     const plan: [string, boolean, boolean?][] = [
       ['12.5', true],
       ['7777', true],
@@ -66,10 +77,16 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
   it('refuses the operator call without the key, and a bad body, creating nothing', async () => {
     expect((await snapshot(round, null)).statusCode).toBe(400);
     expect((await snapshot(round, 'wrong')).statusCode).toBe(401);
-    const bad = await snapshot({ ...round, expireAt: round.startFrom });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().field).toBe('expireAt');
+    const nowS = Math.floor(h.clock.now() / 1000);
+    // Claims closing before they open, or already closed (now is after round.startFrom): a round nobody could claim.
+    for (const expireAt of [round.startFrom, round.startFrom - 1, nowS, nowS - 1]) {
+      const bad = await snapshot({ ...round, expireAt });
+      expect(bad.statusCode, String(expireAt)).toBe(400);
+      expect(bad.json().field).toBe('expireAt');
+    }
     expect((await h.db.query('SELECT 1 FROM airdrop_rounds')).rows).toHaveLength(0);
+    expect((await h.db.query('SELECT 1 FROM airdrop_allocations')).rows).toHaveLength(0);
+    expect((await h.db.query('SELECT 1 FROM airdrop_dict_chunks')).rows).toHaveLength(0);
     expect((await claim(eligible()[0]!.wallet!.address.toRawString())).statusCode).toBe(404);
   });
 
@@ -123,6 +140,7 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
         expect(proven.get(owner)?.amount).toBe(amount);
         // The jetton wallet is the address of the state init answered with it.
         const init = loadStateInit(Cell.fromBase64(a.state_init!).beginParse());
+        expect(init.code!.equals(walletCode)).toBe(true);
         expect(contractAddress(0, { code: init.code!, data: init.data! }).toRawString()).toBe(a.jetton_wallet);
         const data = init.data!.beginParse();
         data.skip(4);
@@ -130,6 +148,15 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
         expect(data.loadAddress().equals(owner)).toBe(true);
         expect(data.loadAddress().equals(master)).toBe(true);
         expect(data.loadUintBig(256)).toBe(BigInt(`0x${root}`));
+        // The reference master's salt: the first of 0…32 that puts the wallet in the owner's shard (top 4 bits), when one does.
+        const salt = data.loadUint(10);
+        const inShard = firstSaltInShard(owner, BigInt(`0x${root}`));
+        if (inShard !== null) {
+          expect(salt).toBe(inShard);
+          expect(Address.parseRaw(a.jetton_wallet!).hash[0]! >> 4).toBe(owner.hash[0]! >> 4);
+        } else {
+          expect(salt).toBeLessThanOrEqual(32);
+        }
       }
     }
   });
@@ -141,6 +168,57 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
     const bad = await claim('nope');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().field).toBe('address');
+    // A masterchain address is well formed: it is simply not in the snapshot.
+    const member = eligible()[0]!.wallet!.address;
+    expect((await claim(`-1:${member.hash.toString('hex')}`)).statusCode).toBe(404);
+  });
+
+  it('parses the address strictly: a workchain other than 0 or -1, or anything around the 64 hex digits, is a 400', async () => {
+    const member = eligible()[0]!.wallet!.address;
+    const hex = member.hash.toString('hex');
+    const friendly = (workchainByte: number) => {
+      const b = Buffer.alloc(36);
+      b[0] = 0x51;
+      b[1] = workchainByte;
+      member.hash.copy(b, 2);
+      crc16(b.subarray(0, 34)).copy(b, 34);
+      return b.toString('base64url');
+    };
+    const urlSafe = member.toString({ bounceable: false });
+    const standard = member.toString({ bounceable: false, urlSafe: false });
+    // A friendly form with two characters of standard base64 (+ /), one of them turned into base64url (- _).
+    const mixedAlphabet = (() => {
+      for (let i = 0; ; i++) {
+        const s = new Address(0, Buffer.alloc(32, i)).toString({ urlSafe: false });
+        if ((s.match(/[+/]/g) ?? []).length >= 2) return s.replace(/[+/]/, (c) => (c === '+' ? '-' : '_'));
+      }
+    })();
+    for (const address of [
+      `256:${hex}`, // the workchain & 0xff is 0: this one used to find the member, then fail with a 500
+      `-257:${hex}`,
+      `1:${hex}`,
+      `0:${hex}zz`,
+      `0:${hex}0`,
+      `0:${hex.slice(2)}`,
+      ` 0:${hex}`,
+      `0x0:${hex}`,
+      `+0:${hex}`,
+      `0.0:${hex}`,
+      friendly(0x05),
+      friendly(0xfe), // workchain -2 (int8)
+      `${urlSafe.slice(0, -1)}${urlSafe.endsWith('A') ? 'B' : 'A'}`, // CRC mismatch
+      mixedAlphabet,
+      `${urlSafe}=`,
+    ]) {
+      const r = await claim(address);
+      expect(r.statusCode, address).toBe(400);
+      expect(r.json().field).toBe('address');
+    }
+    // The well-formed forms of the member still answer.
+    for (const address of [member.toRawString(), `0:${hex.toUpperCase()}`, urlSafe, standard, member.toString(), member.toString({ testOnly: true })]) {
+      expect((await claim(address)).statusCode, address).toBe(200);
+    }
+    expect((await claim(friendly(0xff))).statusCode).toBe(404); // the same hash on the masterchain: not a member
   });
 
   it('shows each player their allocation in MONEY', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Address } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
 import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
@@ -40,6 +41,8 @@ describe.each(backends)('linking a TON wallet with ton_proof (%s)', (backend) =>
       [signedLink(w, { payload, domain, timestampS: nowS(), address: other.address }), 'walletStateInit'],
       [{ ...signedLink(w, { payload, domain, timestampS: nowS() }), publicKey: other.keys.publicKey.toString('hex') }, 'publicKey'],
       [{ ...signedLink(w, { payload, domain, timestampS: nowS() }), address: 'not-an-address' }, 'address'],
+      // A masterchain wallet (the proof is signed over its address): only basechain wallets are linked.
+      [signedLink(w, { payload, domain, timestampS: nowS(), address: new Address(-1, w.address.hash) }), 'address'],
     ];
     for (const [body, field] of cases) {
       const r = await link(user, body);
@@ -50,6 +53,48 @@ describe.each(backends)('linking a TON wallet with ton_proof (%s)', (backend) =>
     expect((await walletOf(user)).address).toBeNull();
     // The payload was not spent by the refusals: the genuine proof still links.
     expect((await link(user, signedLink(w, { payload, domain, timestampS: nowS() }))).statusCode).toBe(200);
+  });
+
+  it('parses the address strictly: 0:<64 hex> and nothing around it, else a 400 naming address that changes nothing', async () => {
+    const user = h.newUserId();
+    const w = testWallet();
+    const payload = await payloadFor(user);
+    const hex = w.address.hash.toString('hex');
+    const signed = signedLink(w, { payload, domain, timestampS: nowS() });
+    const before = await linkedCount();
+    // The proof and the state init are the genuine ones: only the address text is off.
+    for (const address of [`0:${hex}zz`, `0:${hex}0`, `0:${hex.slice(1)}`, ` 0:${hex}`, `0:${hex} `, `+0:${hex}`, `00:${hex}`, `-0:${hex}`, `0x0:${hex}`, `256:${hex}`, w.address.toString()]) {
+      const r = await link(user, { ...signed, address });
+      expect(r.statusCode, address).toBe(400);
+      expect(r.json().field).toBe('address');
+    }
+    expect(await linkedCount()).toBe(before);
+    expect((await walletOf(user)).address).toBeNull();
+    // Upper-case hex is the same address, and the unspent payload links it.
+    const r = await link(user, { ...signed, address: `0:${hex.toUpperCase()}` });
+    expect(r.statusCode, r.body).toBe(200);
+    expect((await walletOf(user)).address).toBe(w.address.toRawString());
+  });
+
+  it('links one of two wallets a player links at once: one 200, one 409, the loser\'s payload unspent', async () => {
+    for (let i = 0; i < 10; i++) {
+      const user = h.newUserId();
+      const wallets = [testWallet(), testWallet('v5R1')];
+      const bodies = [];
+      for (const w of wallets) bodies.push(signedLink(w, { payload: await payloadFor(user), domain, timestampS: nowS() }));
+      const answers = await Promise.all(bodies.map((body) => link(user, body)));
+      expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).toEqual([200, 409]);
+      const won = answers.findIndex((a) => a.statusCode === 200);
+      const lost = 1 - won;
+      expect(answers[lost]!.json().field).toBe('address');
+      expect((await walletOf(user)).address).toBe(wallets[won]!.address.toRawString());
+      const rows = await h.db.query<{ address: string }>('SELECT address FROM ton_wallets WHERE user_id = $1', [user]);
+      expect(rows.rows.map((r) => r.address)).toEqual([wallets[won]!.address.toRawString()]);
+      // Nothing of the refused link was kept: after an unlink its payload still links its wallet.
+      await h.call('POST', '/wallet/unlink', user);
+      expect((await link(user, bodies[lost]!)).statusCode).toBe(200);
+      expect((await walletOf(user)).address).toBe(wallets[lost]!.address.toRawString());
+    }
   });
 
   it('refuses a replayed proof and a payload issued to someone else (409), changing nothing', async () => {

@@ -13,8 +13,6 @@ export const airdropConfigShape = {
   TON_PROOF_TTL_S: z.coerce.number().int().min(60).max(3_600).default(900),
   /** The mintless jetton master (any address form); with JETTON_WALLET_CODE, the claim API adds the jetton wallet. */
   JETTON_MASTER_ADDRESS: text,
-  /** The jetton wallet code as a base64 BoC. */
+  /** The jetton wallet code as a base64 BoC, as the master holds it (a library cell too); the salt is per owner (jetton-wallet.ts). */
   JETTON_WALLET_CODE: text,
-  /** The 10-bit salt the jetton wallet's data carries (the reference mintless wallet's layout). */
-  JETTON_WALLET_SALT: z.coerce.number().int().min(0).max(1_023).default(0),
 };

@@ -1,5 +1,6 @@
 import type { ErrorBody } from '../../../engine/api-types.ts';
-import { errorMessageOf, parseBody } from '../../../engine/error-body.ts';
+import { errorMessageOf, parseBody, refusalOf } from '../../../engine/error-body.ts';
+import type { Refusal } from '../../../engine/refusals.ts';
 
 /**
  * A small fetch client for the API (§7) with the client error types of §8. It sends the raw
@@ -9,7 +10,7 @@ import { errorMessageOf, parseBody } from '../../../engine/error-body.ts';
 export const responseErrorMessage = 'Response returned an error code';
 export const fetchErrorMessage = 'The request failed and the interceptors did not return an alternative response';
 
-/** A non-2xx answer (§8 "Response error"); `body` holds the server's `{ error, message }` when sent. */
+/** A non-2xx answer (§8 "Response error"); `body` holds the server's `{ error, message, field?, code? }` when sent. */
 export class ResponseError extends Error {
   override name = 'ResponseError';
   constructor(
@@ -21,6 +22,10 @@ export class ResponseError extends Error {
   /** The server's own message, when it sent one (the upgrade toast shows it, §8). */
   get serverMessage(): string | null {
     return errorMessageOf(this.body);
+  }
+  /** The server's refusal with its code and field, for the player in their language (localizeRefusal). */
+  get refusal(): Refusal | null {
+    return refusalOf(this.body);
   }
 }
 

@@ -34,8 +34,8 @@ export const UpgradePopup = ({ boostKey, onClose }: { boostKey: BoostKey; onClos
         notify(messages.upgradeSuccess, 'success');
       } else {
         haptic.error();
-        // §8: the server message if present, else the generic one.
-        notify(result.message || messages.somethingWrong, 'error');
+        // §8: the server message if present (translated by its code), else the generic one.
+        notify(result.message ? result : messages.somethingWrong, 'error');
       }
     } catch {
       haptic.error();

@@ -22,7 +22,8 @@ const manifestUrl = () => new URL(`${config.apiBase}/public/tonconnect-manifest.
 /** An allocation (a decimal string of MONEY, up to 9 decimals) with the locale's grouping. */
 const formatAllocation = (amount: string) => new Intl.NumberFormat(intlTag(appLocale()), { maximumFractionDigits: 9 }).format(Number(amount));
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
-const failure = (error: unknown) => (error instanceof ResponseError && error.serverMessage) || i18n._('app.wallet.linkFailed');
+/** The server's refusal in the player's language (by its code), else the generic link failure. */
+const failure = (error: unknown) => (error instanceof ResponseError && error.refusal) || i18n._('app.wallet.linkFailed');
 
 const LinkCard = () => {
   const api = useApi();

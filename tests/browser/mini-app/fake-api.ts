@@ -10,6 +10,7 @@ import { economy, type BoostKey } from '../../../engine/economy.ts';
 import { isLocale } from '../../../engine/i18n/locales.ts';
 import { money, toWire } from '../../../engine/money.ts';
 import { priceOf } from '../../../engine/prices.ts';
+import { refusalMessage, upgradeRefusalCode, type RefusalCode } from '../../../engine/refusals.ts';
 import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades.ts';
 
 /**
@@ -27,8 +28,11 @@ export interface FakeApiState {
   friends: FriendEntry[];
   leaderboard: LeaderboardEntry[];
   refLink: string;
-  /** Paths (after the prefix) that answer this HTTP status, or fail at the network when 'network'. */
-  failures: Record<string, number | 'network'>;
+  /**
+   * Paths (after the prefix) that answer this HTTP status, fail at the network when 'network', or
+   * answer a refusal by its code as the server does (docs/api.md "Errors").
+   */
+  failures: Record<string, number | 'network' | FakeRefusal>;
   /** Paths that never answer (to show skeletons). */
   hang: string[];
   calls: { method: string; path: string; query: Record<string, string>; body: unknown; auth: string | null }[];
@@ -42,6 +46,13 @@ export interface FakeApiState {
   exchangeIds: Set<string>;
   /** GET /wallet (the TON wallet card); POST /wallet/unlink clears the address. */
   wallet: WalletInfo;
+}
+
+/** A refusal the fake answers: its status, code and field; the English comes from engine/refusals.ts. */
+export interface FakeRefusal {
+  status: number;
+  code: RefusalCode;
+  field?: string;
 }
 
 export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
@@ -145,6 +156,8 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const error = (status: number, message: string, field?: string) => json({ error: 'Bad Request', message, field }, status);
+const refuse = ({ status, code, field }: FakeRefusal) =>
+  json({ error: 'Bad Request', message: refusalMessage(code, field === undefined ? {} : { field }), ...(field === undefined ? {} : { field }), code }, status);
 
 /** Runs the server's outside checks: their refusal as the server would answer it, or `then()`. */
 const outside = async <T>(check: () => Promise<unknown>, then: () => T): Promise<T | Response> => {
@@ -205,6 +218,7 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
   if (state.hang.includes(path)) return new Promise<Response>(() => undefined);
   const failure = state.failures[path];
   if (failure === 'network') throw new TypeError('Failed to fetch');
+  if (typeof failure === 'object') return refuse(failure);
   if (failure) return error(failure, 'Something broke');
   const s = state.status;
   s.serverTime = Date.now();
@@ -295,7 +309,7 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       if (!isBoostKey(key)) return error(400, 'levelKey must be 1 to 21', 'levelKey');
       const owned = { fingerLevel: s.fingerLevel, energyLevel: s.energyLevel, passiveEarnLevel: s.passiveEarnLevel };
       const refusal = upgradeRefusal(key as BoostKey, owned, s.totalEarn, '0');
-      if (refusal) return error(400, `Upgrade refused: ${refusal}`);
+      if (refusal) return refuse({ status: 400, code: upgradeRefusalCode[refusal], field: 'levelKey' });
       const level = boostLevel(owned, key as BoostKey);
       s.totalEarn = toWire(money(s.totalEarn).minus(priceOf(key as BoostKey, level)));
       if (key === 1) s.fingerLevel += 1;

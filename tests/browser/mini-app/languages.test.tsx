@@ -5,7 +5,8 @@ import appId from '../../../engine/i18n/catalogs/app/id.json';
 import appRu from '../../../engine/i18n/catalogs/app/ru.json';
 import { activateLocale } from '../../../src/i18n/i18n.ts';
 import { startLocaleOf } from '../../../src/mini-app/locale.ts';
-import { demoStatus } from './fake-api.ts';
+import { refusalMessage } from '../../../engine/refusals.ts';
+import { demoStatus, type FakeRefusal } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp, pointer } from './harness.tsx';
 
 /** The mini-app in the player's language (docs/i18n.md "The mini-app"). */
@@ -94,5 +95,24 @@ describe('languages', () => {
     expect(nav()).toBe('HomeEarnBoostInviteWallet');
     expect(document.documentElement.lang).toBe('en');
     expect(state.status.language).toBeUndefined();
+  });
+
+  it("shows a server refusal by its code in the player's language, the field it names filled in", async () => {
+    const refuseUpgrade = async (language: string, catalog: Record<string, string>, refusal: FakeRefusal) => {
+      const { state } = await mountApp('/boost', { status: demoStatus({ language }) });
+      state.failures['/update-level'] = refusal;
+      await click(await button(catalog['app.boost.1.title']!));
+      await click((await find('[role="dialog"]')).querySelector<HTMLButtonElement>('.btn--block')!);
+    };
+    await refuseUpgrade('ru', appRu, { status: 400, code: 'upgradeUnaffordable', field: 'levelKey' });
+    await findToast(appRu['app.refusal.upgradeUnaffordable']!);
+    expect(appRu['app.refusal.upgradeUnaffordable']).not.toBe(refusalMessage('upgradeUnaffordable'));
+
+    await refuseUpgrade('fa', appFa, { status: 400, code: 'unknownParameter', field: 'levelKey' });
+    await findToast(appFa['app.refusal.unknownParameter']!.replace('{field}', 'levelKey'));
+
+    // A code whose text is the frozen notice reads as that notice.
+    await refuseUpgrade('ru', appRu, { status: 423, code: 'frozen' });
+    await findToast(appRu['app.frozen.message']!);
   });
 });

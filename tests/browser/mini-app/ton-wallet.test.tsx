@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { button, cleanup, click, find, findText, mountApp } from './harness.tsx';
+import appUk from '../../../engine/i18n/catalogs/app/uk.json';
+import { demoStatus } from './fake-api.ts';
+import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
 
 afterEach(cleanup);
 
@@ -22,6 +24,16 @@ describe('the TON wallet card under the Wallet teaser', () => {
     await click(await button('Unlink wallet'));
     await findText('Link TON wallet');
     expect(state.calls.some((c) => c.method === 'POST' && c.path === '/wallet/unlink')).toBe(true);
+  });
+
+  it("says why the server refused, by the refusal's code, in the player's language", async () => {
+    const { state } = await mountApp('/wallet', { wallet: linked, status: demoStatus({ language: 'uk' }) });
+    state.failures['/wallet/unlink'] = { status: 423, code: 'frozen' };
+    await click(await button(appUk['app.wallet.unlink']));
+    await findToast(appUk['app.frozen.message']);
+    state.failures['/wallet/unlink'] = { status: 409, code: 'walletLinkedElsewhere', field: 'address' };
+    await click(await button(appUk['app.wallet.unlink']));
+    await findToast(appUk['app.refusal.walletLinkedElsewhere']);
   });
 
   it('shows "your allocation: N MONEY" after the snapshot', async () => {

@@ -1,0 +1,308 @@
+/**
+ * The server's Prometheus metrics (docs/operations.md lists every series and what to do when its
+ * alert fires). One registry per process; each part of the server records into the series below,
+ * and GET /metrics (behind METRICS_TOKEN) answers them in the text format.
+ *
+ * Cost when metrics are off (no METRICS_TOKEN): the default process metrics (an event-loop delay
+ * monitor, a GC observer) are not started and no HTTP hook is installed, so a request pays nothing;
+ * the click path's counters are added once per group, not per request.
+ *
+ * With WORKERS=N (server/core/cluster.ts) a scrape reaches one worker at random, so every worker
+ * answers /metrics with the sum over all of them: it asks the primary over IPC, and the primary's
+ * prom-client AggregatorRegistry asks every worker for its registry and merges them (counters and
+ * histograms sum; each gauge states its own rule below). The primary serves no port of its own.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export const metricsRegistry = new Registry();
+const registers = [metricsRegistry];
+
+// Latency buckets around the click path's decided p99 of 35 ms (docs/decisions/server.md).
+const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.035, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Fastify's route pattern (`routeOptions.url`), never a path with ids; requests no route matched share one label. */
+export const unmatchedRoute = 'unmatched';
+
+export const metrics = {
+  http: {
+    requestSeconds: new Histogram({
+      name: 'money_http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern and status, from the request read to the answer sent.',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: latencyBuckets,
+      registers,
+    }),
+    dbUnavailable: new Counter({
+      name: 'money_http_db_unavailable_total',
+      help: 'Requests answered 503 with Retry-After because the database was away (docs/faults.md).',
+      registers,
+    }),
+  },
+  clicks: {
+    tapsRequested: new Counter({ name: 'money_click_taps_requested_total', help: 'Taps sent in new click batches (replays not counted).', registers }),
+    tapsAccepted: new Counter({ name: 'money_click_taps_accepted_total', help: 'Taps credited: within energy and the human-rate allowance (§9).', registers }),
+    tapsClipped: new Counter({ name: 'money_click_taps_clipped_total', help: 'Taps refused by the energy or the human-rate allowance: requested minus accepted.', registers }),
+    replays: new Counter({ name: 'money_click_batch_replays_total', help: 'Click batches sent again with a batchId already stored: answered with the first count, nothing credited.', registers }),
+    groupSize: new Histogram({
+      name: 'money_click_group_size',
+      help: 'Click batches applied together in one group (docs/storage.md "Click groups").',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1_000],
+      registers,
+    }),
+    groupCommitSeconds: new Histogram({
+      name: 'money_click_group_commit_seconds',
+      help: "A click group's time from its start to its answers, its write committed.",
+      buckets: latencyBuckets,
+      registers,
+    }),
+    groupFailures: new Counter({ name: 'money_click_group_failures_total', help: 'Click groups whose write failed: every batch in it was answered with the error.', registers }),
+  },
+  db: {
+    poolWaits: new Counter({
+      name: 'money_db_pool_waits_total',
+      help: 'Statements and transactions that had to wait for a pooled PostgreSQL connection (every connection busy).',
+      labelNames: ['pool'] as const,
+      registers,
+    }),
+    poolTimeouts: new Counter({
+      name: 'money_db_pool_timeouts_total',
+      help: 'Waits for a PostgreSQL connection that ran out (connect timeout): the caller got DbUnavailable.',
+      labelNames: ['pool'] as const,
+      registers,
+    }),
+    statementTimeouts: new Counter({
+      name: 'money_db_statement_timeouts_total',
+      help: 'Statements ended by the statement timeout, or given up by the client past it.',
+      labelNames: ['pool'] as const,
+      registers,
+    }),
+    poolWaiting: new Gauge({
+      name: 'money_db_pool_waiting_clients',
+      help: 'Callers waiting for a pooled PostgreSQL connection now (summed over workers).',
+      labelNames: ['pool'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const { name, pool } of pools) this.inc({ pool: name }, pool.waitingCount);
+      },
+    }),
+    up: new Gauge({
+      name: 'money_db_up',
+      help: "1 when the database answered a probe (SELECT 1, bounded) at this scrape, else 0 (the lowest over workers).",
+      labelNames: ['pool'] as const,
+      registers,
+      aggregator: 'min',
+      async collect() {
+        this.reset();
+        await Promise.all([...databases].map(async ({ name, probe }) => this.set({ pool: name }, (await probe().catch(() => false)) ? 1 : 0)));
+      },
+    }),
+  },
+  redis: {
+    rankFallbacks: new Counter({
+      name: 'money_redis_rank_fallbacks_total',
+      help: 'Leaderboard pages read from the PostgreSQL snapshot although REDIS_URL is set, by reason.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+  },
+  broadcast: {
+    queueDepth: new Gauge({
+      name: 'money_broadcast_queue_depth',
+      help: 'Broadcast recipients pending or being sent, sampled by the broadcast worker (the same queue in every worker: max).',
+      registers,
+      aggregator: 'max',
+    }),
+    messages: new Counter({
+      name: 'money_broadcast_messages_total',
+      help: "Broadcast sends by Telegram's answer: sent, failed (not delivered), retry (certainly not delivered, queued again), uncertain (maybe delivered, never re-sent).",
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    telegram429: new Counter({ name: 'money_broadcast_telegram_429_total', help: 'Telegram answers 429 Too Many Requests to a broadcast send (every lane pauses for retry_after).', registers }),
+  },
+  // A job's label is `name`: Prometheus gives every series its scrape `job` label.
+  jobs: {
+    seconds: new Histogram({
+      name: 'money_job_duration_seconds',
+      help: "A job's runs that did work, by job.",
+      labelNames: ['name'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 600],
+      registers,
+    }),
+    lastSuccess: new Gauge({
+      name: 'money_job_last_success_timestamp_seconds',
+      help: "Unix time of a job's last check that finished without error (its period is done, here or in another process); the start time until then.",
+      labelNames: ['name'] as const,
+      registers,
+      aggregator: 'max',
+    }),
+    checkInterval: new Gauge({
+      name: 'money_job_check_interval_seconds',
+      help: 'How often each process checks the job: the alert compares the time since its last success with this.',
+      labelNames: ['name'] as const,
+      registers,
+      aggregator: 'max',
+    }),
+    failures: new Counter({ name: 'money_job_failures_total', help: "A job's checks that threw (the next check retries).", labelNames: ['name'] as const, registers }),
+  },
+  airdrop: {
+    proofsServed: new Counter({ name: 'money_airdrop_proofs_served_total', help: 'Claim proofs answered by the TEP-176 API (GET …/jetton/wallet/:address).', registers }),
+    proofSeconds: new Histogram({
+      name: 'money_airdrop_proof_duration_seconds',
+      help: 'Time to build a served claim proof and its answer.',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+  },
+} as const;
+
+/** The reasons of money_redis_rank_fallbacks_total (bounded). */
+export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unknown_player';
+/** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
+export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
+
+// Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
+for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
+for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
+
+/** The pool numbers money_db_pool_waiting_clients reads (pg.Pool has them). */
+export interface PoolStats {
+  readonly waitingCount: number;
+  readonly idleCount: number;
+  readonly totalCount: number;
+}
+const pools = new Set<{ name: string; pool: PoolStats }>();
+const databases = new Set<{ name: string; probe: () => Promise<boolean> }>();
+
+/** Counts `pool` in the pool gauges under `name` until the returned function is called (its close). */
+export const trackPool = (name: string, pool: PoolStats): (() => void) => {
+  const entry = { name, pool };
+  pools.add(entry);
+  return () => void pools.delete(entry);
+};
+
+/** Probes a database at each scrape for money_db_up, until the returned function is called. */
+export const trackDatabase = (name: string, probe: () => Promise<boolean>): (() => void) => {
+  const entry = { name, probe };
+  databases.add(entry);
+  return () => void databases.delete(entry);
+};
+
+/** One click group's answers: taps requested, accepted and clipped, replays, the group's size and time. */
+export const recordClickGroup = (group: readonly { click: number }[], answers: readonly { accepted: number; replay: boolean }[], seconds: number): void => {
+  let requested = 0;
+  let accepted = 0;
+  let replays = 0;
+  for (let i = 0; i < group.length; i++) {
+    const a = answers[i]!;
+    if (a.replay) replays++;
+    else {
+      requested += group[i]!.click;
+      accepted += a.accepted;
+    }
+  }
+  const { clicks } = metrics;
+  clicks.tapsRequested.inc(requested);
+  clicks.tapsAccepted.inc(accepted);
+  clicks.tapsClipped.inc(requested - accepted);
+  if (replays > 0) clicks.replays.inc(replays);
+  clicks.groupSize.observe(group.length);
+  clicks.groupCommitSeconds.observe(seconds);
+};
+
+/** A job's check: `didWork` when it ran its work (not when its period was already done). */
+export const recordJobCheck = (job: string, seconds: number, didWork: boolean, nowMs: number = Date.now()): void => {
+  if (didWork) metrics.jobs.seconds.observe({ name: job }, seconds);
+  metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
+};
+
+/** A job as the scheduler starts it: its check interval, and its start as the first "last success". */
+export const recordJobStarted = (job: string, checkEveryMs: number, nowMs: number = Date.now()): void => {
+  metrics.jobs.checkInterval.set({ name: job }, checkEveryMs / 1000);
+  metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
+};
+
+let processMetrics = false;
+
+/** Starts the default process metrics (CPU, memory, event-loop lag, GC) once; only when /metrics is served. */
+export const startProcessMetrics = (): void => {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: metricsRegistry });
+  // A cluster worker answers the primary's requests for its registry (prom-client's own IPC).
+  if (cluster.isWorker) {
+    AggregatorRegistry.setRegistries([metricsRegistry]);
+    new AggregatorRegistry();
+  }
+};
+
+const requestType = 'money:metrics-request';
+const answerType = 'money:metrics-answer';
+
+interface MetricsRequest {
+  type: typeof requestType;
+  id: number;
+}
+interface MetricsAnswer {
+  type: typeof answerType;
+  id: number;
+  text?: string;
+  error?: string;
+}
+const isMessage = <T extends { type: string }>(m: unknown, type: T['type']): m is T =>
+  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type && typeof (m as { id?: unknown }).id === 'number';
+
+/**
+ * In the primary of WORKERS=N: answers a worker's request with every worker's metrics merged. The
+ * merge is prom-client's (its own 5 s bound on a worker that does not answer).
+ */
+export const serveClusterMetrics = (): void => {
+  const aggregator = new AggregatorRegistry();
+  const reply = (worker: Worker, answer: MetricsAnswer) => {
+    if (worker.isConnected()) worker.send(answer, undefined, () => {});
+  };
+  cluster.on('message', (worker, message: unknown) => {
+    if (!isMessage<MetricsRequest>(message, requestType)) return;
+    aggregator.clusterMetrics().then(
+      (text) => reply(worker, { type: answerType, id: message.id, text }),
+      (err: unknown) => reply(worker, { type: answerType, id: message.id, error: err instanceof Error ? err.message : String(err) }),
+    );
+  });
+};
+
+/** How long a worker waits for the primary's merge (longer than prom-client's 5 s, under Prometheus's 10 s scrape timeout). */
+export const clusterScrapeTimeoutMs = 6_000;
+
+const waiting = new Map<number, (a: MetricsAnswer) => void>();
+let nextRequest = 0;
+let listening = false;
+
+const askPrimary = (): Promise<string> =>
+  new Promise((resolve, reject) => {
+    if (!listening) {
+      listening = true;
+      process.on('message', (m: unknown) => {
+        if (isMessage<MetricsAnswer>(m, answerType)) waiting.get(m.id)?.(m);
+      });
+    }
+    const id = nextRequest++;
+    const timer = setTimeout(() => {
+      waiting.delete(id);
+      reject(new Error(`the primary did not merge the workers' metrics within ${clusterScrapeTimeoutMs} ms`));
+    }, clusterScrapeTimeoutMs);
+    waiting.set(id, (a) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      if (a.text !== undefined) resolve(a.text);
+      else reject(new Error(a.error ?? 'no metrics'));
+    });
+    process.send!({ type: requestType, id } satisfies MetricsRequest);
+  });
+
+/** What a scrape answers: this process's metrics, or in a cluster worker every worker's, merged. */
+export const scrape = async (): Promise<{ contentType: string; text: string }> => ({
+  contentType: metricsRegistry.contentType,
+  text: cluster.isWorker && process.send !== undefined ? await askPrimary() : await metricsRegistry.metrics(),
+});
