@@ -1,13 +1,20 @@
 /**
- * The edge's one error handler: every error leaves as JSON `{ error, message, field? }`, a domain
- * refusal with the status of its kind (server/core/http-errors.ts), a schema error with the field
- * it is about.
+ * The edge's one error handler: every error leaves as JSON `{ error, message, field?, code }`
+ * (docs/api.md "Errors"). A refusal (server/core/errors.ts) is answered with the status of its code
+ * (./refusal-status.ts), a schema error with the field it is about, an outside service's fault as
+ * `outsideServiceUnavailable`, the database away as `databaseAway` with Retry-After; anything else
+ * is logged and answered `internalError` without details.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { messages } from '../../engine/messages.ts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from '../../engine/api-types.ts';
+import type { RefusalCode } from '../../engine/refusals.ts';
 import { isUnavailable } from '../core/db/errors.ts';
-import { DomainError } from '../core/errors.ts';
-import { HttpError, badRequest, body, toHttpError, unavailable } from '../core/http-errors.ts';
+import { DomainError, Refusal, refuse } from '../core/errors.ts';
+import { HttpError } from '../core/http-errors.ts';
+import { OutsideServiceError } from '../core/outside-http.ts';
+import { reasonOfStatus, retryAfterOfCode, statusOfCode } from './refusal-status.ts';
+
+export { dbRetryAfterS } from './refusal-status.ts';
 
 interface AjvError {
   keyword: string;
@@ -24,52 +31,70 @@ const fieldOf = (v: AjvError, context: string | undefined): string | undefined =
   return seg ?? context;
 };
 
-/** Seconds a client should wait before retrying while the database is away (docs/faults.md). */
-export const dbRetryAfterS = 1;
+/** The refusal of a schema error: the first problem, naming its field. */
+const schemaRefusal = (v: AjvError, context: string | undefined, cause: unknown): Refusal => {
+  const field = fieldOf(v, context);
+  if (v.keyword === 'required') return refuse('requiredParameter', { field, cause });
+  if (v.keyword === 'additionalProperties') return refuse('unknownParameter', { field, cause });
+  if (v.keyword === 'type' && v.instancePath === '' && context === 'body') return refuse('bodyNotObject', { field, cause });
+  return refuse('invalidParameter', { field, values: { rule: v.message ?? 'is invalid' }, cause });
+};
 
 // PostgreSQL refuses text it cannot store (22021 NUL byte, 22P05 untranslatable); the edge cleans
 // such text first (server/core/clean-text.ts), so reaching the database with it is a 400, never a 500.
 const badTextCodes = new Set(['22021', '22P05']);
 
-const statusText: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
+/** The body of an answer with `status`. */
+const bodyOf = (status: number, code: RefusalCode | undefined, message: string, field?: string): ErrorBody => ({
+  error: reasonOfStatus[status] ?? (status < 500 ? 'Bad Request' : 'Internal Server Error'),
+  message,
+  ...(field !== undefined ? { field } : {}),
+  ...(code !== undefined ? { code } : {}),
+});
 
-/** Every error leaves as JSON `{ error, message, field? }`; unexpected ones are logged and never leak details. */
+/** The legacy kinds' codes-less answer, until every throw site refuses by code. */
+const legacyStatus = { invalid: 400, 'not-found': 404, conflict: 409, unavailable: 503 } as const;
+
+const sendRefusal = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal, status = statusOfCode[refusal.code]) => {
+  if (status === 500 && refusal.code !== 'internalError') {
+    // A broken invariant (negativeCredit): a bug, logged, and never shown as a refusal.
+    request.log.error({ err: refusal }, 'broken invariant');
+    return reply.status(500).send(bodyOf(500, 'internalError', refuse('internalError').message));
+  }
+  const retryAfterS = retryAfterOfCode[refusal.code];
+  if (retryAfterS !== undefined) void reply.header('retry-after', String(retryAfterS));
+  const sent = bodyOf(status, refusal.code, refusal.message, refusal.field);
+  return reply.status(status).send(refusal.fields === undefined ? sent : { ...sent, fields: refusal.fields });
+};
+
+/** The refusal an error is answered with (a schema error, an outside fault, the database away…), or null. */
+const refusalOf = (err: FastifyError & { validation?: AjvError[]; validationContext?: string }): Refusal | null => {
+  if (err instanceof Refusal) return err;
+  if (err instanceof OutsideServiceError) return refuse('outsideServiceUnavailable', { values: { service: err.service }, cause: err });
+  if (err.validation !== undefined && err.validation.length > 0) return schemaRefusal(err.validation[0]!, err.validationContext, err);
+  if (isUnavailable(err)) return refuse('databaseAway', { cause: err });
+  if (badTextCodes.has(String(err.code))) return refuse('textNotStorable', { cause: err });
+  return null;
+};
+
+/** Every error leaves as JSON `{ error, message, field?, code }`; unexpected ones are logged and never leak details. */
 export const installErrorHandler = (app: FastifyInstance): void => {
-  app.setErrorHandler((thrown: FastifyError | HttpError | DomainError, request, reply) => {
-    const err = thrown instanceof DomainError ? toHttpError(thrown) : thrown;
-    if (err instanceof HttpError) return reply.status(err.status).send(body(err));
-    const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
-    if (fe.validation !== undefined && fe.validation.length > 0) {
-      const v = fe.validation[0]!;
-      const context = fe.validationContext;
-      const field = fieldOf(v, context);
-      const message =
-        v.keyword === 'required'
-          ? `Required parameter "${field}" is missing`
-          : v.keyword === 'additionalProperties'
-            ? `Unknown parameter "${field}"`
-            : v.keyword === 'type' && v.instancePath === '' && context === 'body'
-              ? 'Request body must be a JSON object'
-              : `Parameter "${field}" ${v.message ?? 'is invalid'}`;
-      return reply.status(400).send(body(badRequest(message, field)));
+  app.setErrorHandler((thrown: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
+    if (thrown instanceof DomainError) return reply.status(legacyStatus[thrown.kind]).send(bodyOf(legacyStatus[thrown.kind], undefined, thrown.message, thrown.field));
+    if (thrown instanceof HttpError && !(thrown instanceof OutsideServiceError)) return reply.status(thrown.status).send(bodyOf(thrown.status, undefined, thrown.message, thrown.field));
+    const refusal = refusalOf(thrown);
+    if (refusal !== null) {
+      if (refusal.code === 'databaseAway') request.log.warn({ err: thrown }, 'database unavailable');
+      if (refusal.code === 'outsideServiceUnavailable') request.log.warn({ err: thrown }, 'outside service unavailable');
+      return sendRefusal(request, reply, refusal);
     }
-    if (isUnavailable(err)) {
-      request.log.warn({ err }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('retry-after', String(dbRetryAfterS))
-        .send(body(unavailable('The game is reconnecting to its database, please try again in a moment')));
-    }
-    if (badTextCodes.has(String((err as { code?: unknown }).code))) return reply.status(400).send(body(badRequest('Text contains characters that cannot be stored')));
-    const status = fe.statusCode ?? 500;
+    const status = thrown.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError' ? 'Request body is not valid JSON' : err.message;
-      return reply.status(status).send({ error: statusText[status] ?? 'Bad Request', message });
+      const invalidJson = thrown.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || thrown.name === 'SyntaxError';
+      return sendRefusal(request, reply, invalidJson ? refuse('invalidJson', { cause: thrown }) : refuse('requestRefused', { values: { detail: thrown.message }, cause: thrown }), status);
     }
-    request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ error: 'Internal Server Error', message: messages.somethingWrong });
+    request.log.error({ err: thrown }, 'unhandled error');
+    return sendRefusal(request, reply, refuse('internalError', { cause: thrown }));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: 'Not Found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),
-  );
+  app.setNotFoundHandler((request, reply) => sendRefusal(request, reply, refuse('noRoute', { values: { method: request.method, path: request.url.split('?')[0]! } })));
 };
