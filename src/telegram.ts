@@ -3,31 +3,69 @@ import { i18n } from './i18n/i18n.ts';
 
 /**
  * The one module that touches the Telegram SDK (@twa-dev/sdk). Everything else asks this module:
- * the init data, the start parameter, the theme, the back button, haptics, links and sharing.
- * Every call is guarded: outside Telegram (tests, a plain browser) the SDK methods exist but
- * some log "not supported" on old clients, so we check versions where Telegram documents them.
+ * the init data, the start parameter, the theme, the viewport, the back button, haptics, links,
+ * sharing and the client's storage. It alone knows which methods the running client has: every
+ * call is guarded by the Bot API version the method arrived in (`since`), so an old client (6.x)
+ * gets the older path and nothing throws (docs/mini-app.md "Telegram").
  */
+type WebApp = typeof WebAppSdk;
+
+/** The Bot API version each feature we use arrived in (core.telegram.org/bots/webapps). */
+export const since = {
+  colors: '6.1',
+  backButton: '6.1',
+  haptics: '6.1',
+  telegramLink: '6.1',
+  cloudStorage: '6.9',
+  verticalSwipes: '7.7',
+  story: '7.8',
+  fullscreen: '8.0',
+  orientationLock: '8.0',
+  homeScreen: '8.0',
+  preparedMessage: '8.0',
+  deviceStorage: '9.0',
+} as const;
+export type TelegramFeature = keyof typeof since;
+
 // The SDK module runs Telegram's script, which installs window.Telegram.WebApp. The package is
 // CommonJS and bundlers disagree on its default-export interop (Vite's dev server gives the
-// WebApp, the production build the exports object), so fall back to the global it installed.
-const app: typeof WebAppSdk =
-  typeof (WebAppSdk as { onEvent?: unknown }).onEvent === 'function'
-    ? WebAppSdk
-    : (window as unknown as { Telegram: { WebApp: typeof WebAppSdk } }).Telegram.WebApp;
+// WebApp, the production build the exports object), so we read the global it installed; a test
+// stands in another client by replacing that global.
+const sdkApp = WebAppSdk as WebApp | undefined;
+const client = (): WebApp => (window as unknown as { Telegram?: { WebApp?: WebApp } }).Telegram?.WebApp ?? (sdkApp as WebApp);
+
+/** True when the running client has `feature` (its Bot API version is at least `since[feature]`). */
+export const supports = (feature: TelegramFeature): boolean => {
+  try {
+    return client().isVersionAtLeast(since[feature]);
+  } catch {
+    return false;
+  }
+};
+
+/** A client call that never throws: a client that misbehaves is logged and ignored. */
+const attempt = <T>(what: string, call: (app: WebApp) => T): T | undefined => {
+  try {
+    return call(client());
+  } catch (error) {
+    console.warn(`Telegram ${what}`, error);
+    return undefined;
+  }
+};
 
 /** The raw init data, sent as `Authorization` on every authenticated call (§6). */
-export const initData = (): string => app.initData ?? '';
+export const initData = (): string => client().initData ?? '';
 
 /** The start parameter (`tgWebAppStartParam`): a referral code (§2). */
 export const startParam = (): string | null => {
-  const fromSdk = app.initDataUnsafe?.start_param;
+  const fromSdk = client().initDataUnsafe?.start_param;
   if (fromSdk) return fromSdk;
   const fromQuery = new URLSearchParams(window.location.search).get('tgWebAppStartParam');
   return fromQuery || null;
 };
 
 /** The Telegram user as the client sees it (for avatar fallbacks and the story-share id). */
-export const telegramUser = () => app.initDataUnsafe?.user ?? null;
+export const telegramUser = () => client().initDataUnsafe?.user ?? null;
 
 const themeVariable: Record<string, string> = {
   bg_color: '--tg-bg',
@@ -43,52 +81,148 @@ const themeVariable: Record<string, string> = {
 
 /** Maps Telegram's theme params to CSS variables and the light/dark scheme onto <html data-theme>. */
 export const applyTheme = (root: HTMLElement = document.documentElement): void => {
-  const params = (app.themeParams ?? {}) as unknown as Record<string, string | undefined>;
+  const params = (client().themeParams ?? {}) as unknown as Record<string, string | undefined>;
   for (const [key, variable] of Object.entries(themeVariable)) {
     const value = params[key];
     if (value) root.style.setProperty(variable, value);
     else root.style.removeProperty(variable);
   }
-  root.dataset.theme = app.colorScheme === 'dark' ? 'dark' : 'light';
+  root.dataset.theme = client().colorScheme === 'dark' ? 'dark' : 'light';
 };
 
-const supports = (version: string): boolean => {
-  try {
-    return app.isVersionAtLeast(version);
-  } catch {
-    return false;
-  }
+// ── Viewport: full screen on phones (Bot API 8.0), the expanded layout everywhere else ─────────
+
+/** Phones get full screen; desktop clients (tdesktop, macos, web, weba, webk, unigram) stay windowed. */
+const phonePlatforms: ReadonlySet<string> = new Set(['android', 'android_x', 'ios']);
+
+/**
+ * How long a phone may take to answer the full-screen request. Some iOS clients ignore it
+ * silently (no fullscreenChanged, no fullscreenFailed): after this the expanded layout is final.
+ */
+export const fullscreenAnswerMs = 1_500;
+/** How long full screen waits for the client's insets before it uses the ones it has. */
+export const insetsAnswerMs = 1_000;
+
+const sides = ['top', 'bottom', 'left', 'right'] as const;
+export type Insets = Record<(typeof sides)[number], number>;
+
+/**
+ * The layout's inset: the device's safe area (notch, home bar) plus the client's content safe
+ * area (Telegram's own buttons over a full-screen app).
+ */
+export const layoutInsets = (): Insets => {
+  const app = client();
+  const safe = app.safeAreaInset ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  const content = app.contentSafeAreaInset ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  return Object.fromEntries(sides.map((s) => [s, (safe[s] ?? 0) + (content[s] ?? 0)])) as Insets;
 };
 
-/** ready(), expand(), no vertical swipes (a fast downward tap must not close the app), theme. */
-export const initTelegram = (): void => {
-  try {
-    app.ready();
-    app.expand();
-    if (supports('7.7')) app.disableVerticalSwipes();
-    if (supports('6.1')) {
-      app.setHeaderColor('bg_color');
-      app.setBackgroundColor('bg_color');
+/**
+ * Asks a phone for full screen and portrait, and keeps `<html data-viewport>` and the
+ * `--inset-*` variables in step with the client. The expanded layout stays until the client says
+ * it is full screen AND has sent its insets (iOS sends them late): both then land in one style
+ * write with transitions off, so nothing jumps. Returns the cleanup.
+ */
+const startViewport = (root: HTMLElement): (() => void) => {
+  const app = client();
+  let insetsArrived = false;
+  let insetsTimer: ReturnType<typeof setTimeout> | undefined;
+  let answerTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const layout = () => {
+    const full = supports('fullscreen') && client().isFullscreen === true && insetsArrived;
+    const mode = full ? 'fullscreen' : 'expanded';
+    const insets = full ? layoutInsets() : null;
+    if (root.dataset.viewport !== mode) {
+      // One frame without transitions: the insets arrive as a layout, not as an animation.
+      root.dataset.viewportSettling = '';
+      requestAnimationFrame(() => requestAnimationFrame(() => delete root.dataset.viewportSettling));
     }
-  } catch (error) {
-    console.warn('Telegram init', error);
+    for (const side of sides) {
+      if (insets) root.style.setProperty(`--inset-${side}`, `${insets[side]}px`);
+      else root.style.removeProperty(`--inset-${side}`);
+    }
+    root.dataset.viewport = mode;
+  };
+  const onInsets = () => {
+    insetsArrived = true;
+    clearTimeout(insetsTimer);
+    layout();
+  };
+  const onFullscreen = () => {
+    clearTimeout(answerTimer);
+    clearTimeout(insetsTimer);
+    // Insets sent before the switch describe the windowed app: wait for the full-screen ones,
+    // or use what the client has after a while (a client may not resend unchanged insets).
+    insetsArrived = false;
+    if (client().isFullscreen) insetsTimer = setTimeout(onInsets, insetsAnswerMs);
+    layout();
+  };
+  const onFailed = () => {
+    clearTimeout(answerTimer);
+    layout();
+  };
+
+  layout();
+  if (!supports('fullscreen')) return () => undefined;
+  app.onEvent('safeAreaChanged', onInsets);
+  app.onEvent('contentSafeAreaChanged', onInsets);
+  app.onEvent('fullscreenChanged', onFullscreen);
+  app.onEvent('fullscreenFailed', onFailed);
+  if (app.isFullscreen) onFullscreen();
+  else if (phonePlatforms.has(app.platform)) {
+    attempt('requestFullscreen', (a) => a.requestFullscreen());
+    // No answer: the client ignored the request; the expanded layout stays, expanded for sure.
+    answerTimer = setTimeout(() => attempt('expand', (a) => a.expand()), fullscreenAnswerMs);
   }
-  applyTheme();
-  app.onEvent('themeChanged', () => applyTheme());
+  if (phonePlatforms.has(app.platform) && supports('orientationLock')) attempt('lockOrientation', (a) => a.lockOrientation());
+  return () => {
+    clearTimeout(answerTimer);
+    clearTimeout(insetsTimer);
+    app.offEvent('safeAreaChanged', onInsets);
+    app.offEvent('contentSafeAreaChanged', onInsets);
+    app.offEvent('fullscreenChanged', onFullscreen);
+    app.offEvent('fullscreenFailed', onFailed);
+  };
+};
+
+/**
+ * ready(), expand(), no vertical swipes (a fast downward tap must not close the app), colours,
+ * theme, and full screen on phones. Returns the cleanup (tests mount more than once).
+ */
+export const initTelegram = (root: HTMLElement = document.documentElement): (() => void) => {
+  attempt('ready', (a) => a.ready());
+  attempt('expand', (a) => a.expand());
+  if (supports('verticalSwipes')) attempt('disableVerticalSwipes', (a) => a.disableVerticalSwipes());
+  if (supports('colors')) {
+    attempt('setHeaderColor', (a) => a.setHeaderColor('bg_color'));
+    attempt('setBackgroundColor', (a) => a.setBackgroundColor('bg_color'));
+  }
+  applyTheme(root);
+  const app = client();
+  const onTheme = () => applyTheme(root);
+  attempt('onEvent', (a) => a.onEvent('themeChanged', onTheme));
+  const stopViewport = attempt('viewport', () => startViewport(root)) ?? (() => undefined);
+  return () => {
+    stopViewport();
+    attempt('offEvent', () => app.offEvent('themeChanged', onTheme));
+  };
 };
 
 /** Shows the native back button calling `onBack`, or hides it. Returns the cleanup. */
 export const bindBackButton = (visible: boolean, onBack: () => void): (() => void) => {
-  // No version check here: the SDK's BackButton itself warns and does nothing before Bot API 6.1.
-  const button = app.BackButton;
+  if (!supports('backButton')) return () => undefined;
+  const button = client().BackButton;
   if (!visible) {
-    button.hide();
+    attempt('BackButton.hide', () => button.hide());
     return () => undefined;
   }
-  button.onClick(onBack);
-  button.show();
+  attempt('BackButton.show', () => {
+    button.onClick(onBack);
+    button.show();
+  });
   return () => {
-    button.offClick(onBack);
+    attempt('BackButton.offClick', () => button.offClick(onBack));
   };
 };
 
@@ -98,15 +232,17 @@ export const bindBackButton = (visible: boolean, onBack: () => void): (() => voi
  */
 export const haptic = {
   tap: () => {
-    if (supports('6.1')) app.HapticFeedback.impactOccurred('light');
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.impactOccurred('light'));
   },
   success: () => {
-    if (supports('6.1')) app.HapticFeedback.notificationOccurred('success');
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.notificationOccurred('success'));
   },
   error: () => {
-    if (supports('6.1')) app.HapticFeedback.notificationOccurred('error');
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.notificationOccurred('error'));
   },
 };
+
+// ── Links and sharing ───────────────────────────────────────────────────────────────────────
 
 /** The fixed text of the share link (§7 "a fixed text"), in the player's language (docs/i18n.md). */
 export const shareText = (): string => i18n._('app.share.text');
@@ -115,7 +251,6 @@ export const shareText = (): string => i18n._('app.share.text');
 export const shareUrl = (refLink: string): string =>
   `https://t.me/share/url?url=${encodeURIComponent(refLink)}&text=${encodeURIComponent(shareText())}`;
 
-/** Opens a t.me link inside Telegram, or a new tab outside it. */
 /**
  * True inside a Telegram client: the SDK's events reach a native proxy, or the parent frame (web
  * clients). A plain browser with signed init data (the demo launch) has neither, and the SDK's
@@ -124,15 +259,16 @@ export const shareUrl = (refLink: string): string =>
 const inTelegramClient = (): boolean =>
   'TelegramWebviewProxy' in window || window.parent !== window || (typeof window.external === 'object' && window.external !== null && 'notify' in window.external);
 
+/** Opens a t.me link inside Telegram, or a new tab outside it. */
 export const openTelegramLink = (url: string): void => {
-  if (app.initData && supports('6.1') && inTelegramClient()) app.openTelegramLink(url);
-  else window.open(url, '_blank', 'noopener');
+  if (client().initData && supports('telegramLink') && inTelegramClient() && attempt('openTelegramLink', (a) => (a.openTelegramLink(url), true))) return;
+  window.open(url, '_blank', 'noopener');
 };
 
 /** Opens an outside link (tasks, exchanges). */
 export const openLink = (url: string): void => {
-  if (app.initData && inTelegramClient()) app.openLink(url);
-  else window.open(url, '_blank', 'noopener');
+  if (client().initData && inTelegramClient() && attempt('openLink', (a) => (a.openLink(url), true))) return;
+  window.open(url, '_blank', 'noopener');
 };
 
 /** Shares the referral link through the t.me share sheet. */
@@ -140,6 +276,6 @@ export const shareRefLink = (refLink: string): void => openTelegramLink(shareUrl
 
 /** §2: the special user's share action is a story with the reward card image and the link. */
 export const shareStory = (mediaUrl: string, refLink: string): void => {
-  if (supports('7.8')) app.shareToStory(mediaUrl, { text: shareText(), widget_link: { url: refLink, name: 'MONEY' } });
-  else shareRefLink(refLink);
+  const shared = supports('story') && attempt('shareToStory', (a) => (a.shareToStory(mediaUrl, { text: shareText(), widget_link: { url: refLink, name: 'MONEY' } }), true));
+  if (!shared) shareRefLink(refLink);
 };

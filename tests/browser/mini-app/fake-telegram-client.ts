@@ -1,0 +1,181 @@
+/**
+ * A stand-in for the Telegram client's `window.Telegram.WebApp`, at a given Bot API version and
+ * platform. It is stricter than Telegram's own script: every method called on a client older than
+ * the version that brought it (core.telegram.org/bots/webapps) is recorded in `unsupported` and
+ * throws WebAppMethodUnsupported, so a test can tell a guarded call from a swallowed one.
+ */
+type Handler = (params?: unknown) => void;
+type InsetsValue = { top: number; bottom: number; left: number; right: number };
+export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';
+
+export interface FakeClientOptions {
+  version: string;
+  platform: string;
+  initData?: string;
+  /** What checkHomeScreenStatus answers (8.0+). */
+  homeScreen?: HomeScreenStatus;
+  /** What shareMessage's callback says: sent (true) or not. */
+  shareSent?: boolean;
+}
+
+export interface FakeClient {
+  /** Every call made, by method name ("BackButton.show", "requestFullscreen"…). */
+  calls: string[];
+  /** Calls made although the client's version does not have the method. */
+  unsupported: string[];
+  /** The prepared message ids shareMessage was asked to share. */
+  sharedMessages: string[];
+  /** CloudStorage (6.9+) and DeviceStorage (9.0+) contents. */
+  cloud: Map<string, string>;
+  device: Map<string, string>;
+  /** What the client sends the page: an event, as Telegram's script would deliver it. */
+  emit(event: string, params?: unknown): void;
+  /** The client switches full screen on or off, then tells the page. */
+  setFullscreen(on: boolean): void;
+  /** The client sends its safe area and content safe area (each an event). */
+  sendInsets(safe: Partial<InsetsValue>, content?: Partial<InsetsValue>): void;
+  restore(): void;
+}
+
+export const versionAtLeast = (have: string, want: string): boolean => {
+  const a = have.split('.').map(Number);
+  const b = want.split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+};
+
+const zero = (): InsetsValue => ({ top: 0, bottom: 0, left: 0, right: 0 });
+
+/** Installs a fake client as window.Telegram.WebApp until `restore()`. */
+export const installFakeClient = (options: FakeClientOptions): FakeClient => {
+  const holder = window as unknown as { Telegram: { WebApp: unknown } };
+  const previous = holder.Telegram.WebApp;
+  const handlers = new Map<string, Set<Handler>>();
+  const calls: string[] = [];
+  const unsupported: string[] = [];
+  const sharedMessages: string[] = [];
+  const cloud = new Map<string, string>();
+  const device = new Map<string, string>();
+  let isFullscreen = false;
+  let isOrientationLocked = false;
+  const safeAreaInset = zero();
+  const contentSafeAreaInset = zero();
+
+  const emit = (event: string, params?: unknown) => {
+    for (const handler of [...(handlers.get(event) ?? [])]) handler(params);
+  };
+  /** A method of Bot API `version`: recorded, and refused like Telegram's script on older clients. */
+  const method = <A extends unknown[], R>(name: string, version: string, body?: (...args: A) => R) =>
+    (...args: A): R | undefined => {
+      if (!versionAtLeast(options.version, version)) {
+        unsupported.push(name);
+        throw new Error('WebAppMethodUnsupported');
+      }
+      calls.push(name);
+      return body?.(...args);
+    };
+  const storage = (name: string, version: string, map: Map<string, string>) => ({
+    getItem: method(`${name}.getItem`, version, (key: string, callback: (error: string | null, value?: string) => void) => {
+      queueMicrotask(() => callback(null, map.get(key) ?? ''));
+    }),
+    setItem: method(`${name}.setItem`, version, (key: string, value: string, callback?: (error: string | null, ok?: boolean) => void) => {
+      map.set(key, value);
+      queueMicrotask(() => callback?.(null, true));
+    }),
+  });
+  const button = (name: string) => ({
+    show: method(`${name}.show`, '6.1'),
+    hide: method(`${name}.hide`, '6.1'),
+    onClick: method(`${name}.onClick`, '6.1'),
+    offClick: method(`${name}.offClick`, '6.1'),
+  });
+
+  const app = {
+    initData: options.initData ?? '',
+    initDataUnsafe: {},
+    themeParams: {},
+    colorScheme: 'light',
+    version: options.version,
+    platform: options.platform,
+    get isFullscreen() {
+      return isFullscreen;
+    },
+    get isOrientationLocked() {
+      return isOrientationLocked;
+    },
+    safeAreaInset,
+    contentSafeAreaInset,
+    isVersionAtLeast: (v: string) => versionAtLeast(options.version, v),
+    onEvent: (event: string, handler: Handler) => {
+      if (!handlers.has(event)) handlers.set(event, new Set());
+      handlers.get(event)!.add(handler);
+    },
+    offEvent: (event: string, handler: Handler) => handlers.get(event)?.delete(handler),
+    ready: method('ready', '6.0'),
+    expand: method('expand', '6.0'),
+    openLink: method('openLink', '6.0'),
+    openTelegramLink: method('openTelegramLink', '6.1'),
+    setHeaderColor: method('setHeaderColor', '6.1'),
+    setBackgroundColor: method('setBackgroundColor', '6.1'),
+    BackButton: button('BackButton'),
+    HapticFeedback: {
+      impactOccurred: method('HapticFeedback.impactOccurred', '6.1'),
+      notificationOccurred: method('HapticFeedback.notificationOccurred', '6.1'),
+      selectionChanged: method('HapticFeedback.selectionChanged', '6.1'),
+    },
+    CloudStorage: storage('CloudStorage', '6.9', cloud),
+    disableVerticalSwipes: method('disableVerticalSwipes', '7.7'),
+    shareToStory: method('shareToStory', '7.8'),
+    requestFullscreen: method('requestFullscreen', '8.0'),
+    exitFullscreen: method('exitFullscreen', '8.0'),
+    lockOrientation: method('lockOrientation', '8.0', () => {
+      isOrientationLocked = true;
+    }),
+    unlockOrientation: method('unlockOrientation', '8.0', () => {
+      isOrientationLocked = false;
+    }),
+    addToHomeScreen: method('addToHomeScreen', '8.0'),
+    checkHomeScreenStatus: method('checkHomeScreenStatus', '8.0', (callback?: (status: HomeScreenStatus) => void) => {
+      queueMicrotask(() => callback?.(options.homeScreen ?? 'missed'));
+    }),
+    shareMessage: method('shareMessage', '8.0', (id: string, callback?: (sent: boolean) => void) => {
+      sharedMessages.push(id);
+      const sent = options.shareSent ?? true;
+      queueMicrotask(() => {
+        callback?.(sent);
+        if (sent) emit('shareMessageSent');
+        else emit('shareMessageFailed', { error: 'USER_DECLINED' });
+      });
+    }),
+    // Telegram's 8.0 script has no DeviceStorage: only a 9.0+ client's has.
+    ...(versionAtLeast(options.version, '9.0') ? { DeviceStorage: storage('DeviceStorage', '9.0', device) } : {}),
+  };
+  holder.Telegram.WebApp = app;
+
+  return {
+    calls,
+    unsupported,
+    sharedMessages,
+    cloud,
+    device,
+    emit,
+    setFullscreen: (on) => {
+      isFullscreen = on;
+      emit('fullscreenChanged');
+    },
+    sendInsets: (safe, content) => {
+      Object.assign(safeAreaInset, safe);
+      emit('safeAreaChanged');
+      if (content) {
+        Object.assign(contentSafeAreaInset, content);
+        emit('contentSafeAreaChanged');
+      }
+    },
+    restore: () => {
+      holder.Telegram.WebApp = previous;
+    },
+  };
+};
