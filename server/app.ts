@@ -9,8 +9,12 @@ import { createServedRound } from './airdrop/served-round.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './core/config/config.ts';
 import type { Db } from './core/db/db.ts';
+import { createDbProbe } from './core/db/probe.ts';
+import { startProcessMetrics, trackDatabase } from './core/metrics.ts';
+import { isDraining } from './core/shutdown.ts';
 import { seedTasks } from './tasks/tasks.ts';
 import { installErrorHandler } from './routes/error-handler.ts';
+import { healthRoutes, installHttpMetrics } from './routes/health.ts';
 import { installValidation } from './routes/validation.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { airdropRoutes } from './routes/airdrop.ts';
@@ -38,6 +42,8 @@ export interface AppDeps {
   redis?: RedisHandle;
   /** Fastify logger option (default off; main.ts turns it on). */
   logger?: boolean | object;
+  /** True once shutdown has begun: /readyz answers 503 (default: server/core/shutdown.ts's). */
+  draining?: () => boolean;
 }
 
 /**
@@ -56,6 +62,18 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   installValidation(app);
   installErrorHandler(app);
+  const probe = createDbProbe(deps.db);
+  // Metrics only with METRICS_TOKEN (docs/operations.md): off, no request pays for them.
+  if (deps.config.METRICS_TOKEN !== undefined) {
+    startProcessMetrics();
+    installHttpMetrics(app);
+    // A probe that fails for a missing migration still reached the database.
+    const untrack = trackDatabase('requests', async () => {
+      const r = await probe();
+      return r.ok || r.reason !== 'database';
+    });
+    app.addHook('onClose', async () => untrack());
+  }
 
   const clock = deps.clock ?? systemClock;
   await seedTasks(deps.db);
@@ -103,6 +121,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     },
     { prefix: apiPrefix },
   );
+  // The operators' probes and /metrics, outside the API prefix (docs/operations.md).
+  await app.register(healthRoutes, { db: deps.db, config: deps.config, probe, draining: deps.draining ?? isDraining });
   // The operator console's API (docs/admin.md), beside the game API.
   await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, config: deps.config, clock, frozen, airdrop });
   return app;

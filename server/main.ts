@@ -22,6 +22,7 @@ import { registerWeb } from './web/web-plugin.ts';
 import { startOutsideBackground, stopBot } from './background/runtime.ts';
 import { createOutsideServices } from './tasks/outside-services.ts';
 import { pollsUpdates, startCluster } from './core/cluster.ts';
+import { serveClusterMetrics } from './core/metrics.ts';
 import { closeServer, installShutdown } from './core/shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,8 +46,12 @@ const main = async (): Promise<void> => {
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
-  // WORKERS > 1: this process only forks and watches the API workers (server/core/cluster.ts).
-  if (startCluster(config.WORKERS)) return;
+  // WORKERS > 1: this process only forks and watches the API workers (server/core/cluster.ts), and
+  // merges their metrics for the worker a scrape reaches (server/core/metrics.ts).
+  if (startCluster(config.WORKERS)) {
+    if (config.METRICS_TOKEN !== undefined) serveClusterMetrics();
+    return;
+  }
   const testClock = config.TEST_MODE ? offsetClock() : undefined;
   const clock: Clock = testClock ?? systemClock;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
@@ -60,7 +65,7 @@ const main = async (): Promise<void> => {
   const db: Db = await openDb(config);
   // The jobs' long statements (a rank rebuild over every player) run on a small pool of their own,
   // bounded at 10 minutes instead of the request paths' 5 s (docs/faults.md); PGlite is one connection.
-  const jobsDb: Db | undefined = config.DATABASE_URL !== undefined ? await openDb(config, { queryTimeoutMs: 600_000, poolSize: 3, migrate: false }) : undefined;
+  const jobsDb: Db | undefined = config.DATABASE_URL !== undefined ? await openDb(config, { queryTimeoutMs: 600_000, poolSize: 3, migrate: false, poolName: 'jobs' }) : undefined;
   // Optional; a Redis fault never stops the server (server/core/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
@@ -74,11 +79,6 @@ const main = async (): Promise<void> => {
       (err: unknown) => console.error('Compressing the client assets failed:', err),
     );
     if (demo) registerDemoRoutes(app, demo, () => listeningPort(app, config.PORT));
-    // For the proxy and the process manager: up, and the database answers (503 while closing).
-    app.get('/healthz', async () => {
-      await db.query('SELECT 1');
-      return { ok: true };
-    });
     if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
     if (bot.development) registerDevAdmin(app, { botToken: bot.token, clock, config: runConfig });
     if (testClock !== undefined) registerTestClock(app, testClock);

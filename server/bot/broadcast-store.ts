@@ -127,6 +127,15 @@ export const recoverAbandoned = async (db: Queryable, leaseMs: number, nowMs: nu
   return r.rowCount;
 };
 
+/** Recipients pending or being sent, over every broadcast; each count reads its partial index. */
+export const queueDepth = async (db: Queryable): Promise<number> => {
+  const r = await db.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM broadcast_recipients WHERE status = 'pending')
+          + (SELECT count(*) FROM broadcast_recipients WHERE status = 'sending') AS n`,
+  );
+  return Number(r.rows[0]?.n ?? 0);
+};
+
 export const loadBroadcast = async (db: Queryable, id: number): Promise<Broadcast | null> => {
   const r = await db.query<{ message: string; buttons: InlineButton[] | string }>('SELECT message, buttons FROM broadcasts WHERE id = $1', [id]);
   const row = r.rows[0];

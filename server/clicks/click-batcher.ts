@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
+import { metrics, recordClickGroup } from '../core/metrics.ts';
 import { applyClicks, RowCache, type ClickAnswer } from './click-group.ts';
 import type { Click } from './click-sql.ts';
 
@@ -106,10 +107,14 @@ export class ClickBatcher {
   }
 
   private async run(group: Pending[]): Promise<void> {
+    const startedMs = performance.now();
     try {
       const answers = await applyClicks(this.db, group, () => this.clock.now(), this.known);
+      // Per group, not per request: the taps, the group's size and its time (docs/operations.md).
+      recordClickGroup(group, answers, (performance.now() - startedMs) / 1_000);
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
+      metrics.clicks.groupFailures.inc();
       for (const p of group) this.known.delete(p.userId);
       for (const p of group) p.reject(err);
     }

@@ -1,8 +1,9 @@
 /**
  * `WORKERS=N npm start`: the primary process forks N API workers that share one port through
  * node:cluster (docs/deploy.md "Several workers on one host"). The primary opens no database and
- * serves nothing: it restarts a worker that dies, and on SIGTERM/SIGINT passes the signal on and
- * exits once every worker has finished its own bounded shutdown (server/core/shutdown.ts). Jobs and
+ * serves no port: it restarts a worker that dies, merges the workers' metrics over IPC for the
+ * worker a scrape reaches (with METRICS_TOKEN; server/core/metrics.ts), and on SIGTERM/SIGINT passes
+ * the signal on and exits once every worker has finished its own bounded shutdown (server/core/shutdown.ts). Jobs and
  * broadcast pacing need no flag (docs/faults.md); only the bot's long polling, which Telegram
  * allows one client at a time, runs in worker 0 alone.
  */

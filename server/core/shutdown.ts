@@ -68,6 +68,11 @@ export const closeServer = async (app: { close(): Promise<unknown>; server: { cl
   }
 };
 
+let draining = false;
+
+/** True from the first SIGTERM/SIGINT on: /readyz answers 503 "draining" (docs/operations.md "Probes"). */
+export const isDraining = (): boolean => draining;
+
 /**
  * On SIGTERM or SIGINT runs `steps` once and exits: 0 when the requests and the database closed
  * (an outside service that failed to stop is logged, not fatal), 1 otherwise. A last-resort timer
@@ -77,6 +82,8 @@ export const installShutdown = (steps: readonly Step[], log: (m: string) => void
   let stopping: Promise<number> | undefined;
   const shutdown = (signal: string): Promise<number> =>
     (stopping ??= (async () => {
+      // Before any step: a balancer polling /readyz stops sending new work while the steps run.
+      draining = true;
       log(`${signal}: finishing requests in flight and shutting down…`);
       const budgetMs = stepsBudgetMs(steps) + 1_000;
       const force = setTimeout(() => {

@@ -9,6 +9,7 @@
 import type { LeaderboardEntry } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
 import type { Queryable } from '../core/db/db.ts';
+import { metrics, type RankFallbackReason } from '../core/metrics.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { entryOf, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
 import type { UserRow } from '../players/exports.ts';
@@ -90,7 +91,12 @@ export const leaderboardFromRedis = async (
   page: number,
   pageSize: number,
 ): Promise<LeaderboardPage | null> => {
-  if (!redis.ready()) return null;
+  // Each fall-back to the snapshot is counted by its reason (docs/operations.md, MoneyRedisRankFallbacks).
+  const fallBack = (reason: RankFallbackReason): null => {
+    metrics.redis.rankFallbacks.inc({ reason });
+    return null;
+  };
+  if (!redis.ready()) return fallBack('unavailable');
   const key = ranksKey(redis);
   const offset = (page - 1) * pageSize;
   let res: [Error | null, unknown][] | null;
@@ -103,18 +109,18 @@ export const leaderboardFromRedis = async (
       .zcard(key)
       .exec();
   } catch {
-    return null;
+    return fallBack('error');
   }
-  if (res === null || res.some(([err]) => err !== null)) return null;
+  if (res === null || res.some(([err]) => err !== null)) return fallBack('error');
   const [ownRank, ownScore, range, total] = res.map(([, v]) => v) as [number | null, string | null, string[], number];
-  if (total === 0) return null;
+  if (total === 0) return fallBack('unpublished');
   const ranked: { id: number; rank: number; money: string }[] = [];
   for (let i = 0; i < range.length; i += 2) ranked.push({ id: idOf(range[i]!), rank: offset + i / 2 + 1, money: moneyOfScore(range[i + 1]!) });
   const ids = [userId, ...ranked.map((e) => e.id)];
   const rows = await q.query<ProfileRow>(`SELECT ${profileColumns} FROM users u WHERE u.id = ANY($1::bigint[])`, [ids]);
   const byId = new Map(rows.rows.map((u) => [Number(u.id), u]));
   const me = byId.get(userId) as UserRow | undefined;
-  if (me === undefined) return null;
+  if (me === undefined) return fallBack('unknown_player');
   const first: LeaderboardEntry = ownRank !== null && ownScore !== null ? entryOf(me, ownRank + 1, moneyOfScore(ownScore)) : unrankedEntry(me, total);
   const items = ranked.flatMap((e) => {
     const u = byId.get(e.id);

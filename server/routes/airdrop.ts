@@ -16,6 +16,7 @@ import { parseTonAddress } from '../airdrop/ton-address.ts';
 import { latestBuiltRound, roundSummary } from '../airdrop/snapshot.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { badRequest, notFound } from '../core/http-errors.ts';
+import { metrics } from '../core/metrics.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
@@ -116,6 +117,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       },
     },
     async (request, reply) => {
+      const startedMs = performance.now();
       const parsed = parseTonAddress(request.params.address, { workchains: [0, -1], friendly: true });
       if (!parsed.ok) throw badRequest(`address ${parsed.message}`, 'address');
       const owner = parsed.address;
@@ -142,6 +144,8 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         answer.jetton_wallet = wallet.address.toRawString();
         answer.state_init = wallet.stateInit.toBoc().toString('base64');
       }
+      metrics.airdrop.proofsServed.inc();
+      metrics.airdrop.proofSeconds.observe((performance.now() - startedMs) / 1_000);
       return answer;
     },
   );

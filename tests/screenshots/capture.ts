@@ -106,6 +106,68 @@ const languageShots = (c: Record<string, string>): Shot[] => [
   { name: 'wallet', path: '/wallet' },
 ];
 
+/**
+ * Full screen on an iPhone-sized phone (docs/mini-app.md "Full screen"): Telegram's native side is
+ * played through `TelegramWebviewProxy`, the bridge Telegram's script talks to. It answers the
+ * full-screen request, then sends the insets late, as iOS does: the device's safe area (notch 47,
+ * home bar 34) and Telegram's content safe area (its own buttons, 46 at the top).
+ */
+const insets = { safe: { top: 47, bottom: 34, left: 0, right: 0 }, content: { top: 46, bottom: 0, left: 0, right: 0 } };
+const fullscreenShots: Shot[] = [
+  { name: 'fullscreen-home', path: '/' },
+  { name: 'fullscreen-boost', path: '/boost' },
+  { name: 'fullscreen-invite', path: '/invite' },
+  { name: 'fullscreen-earn', path: '/earn' },
+  { name: 'fullscreen-boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickText('Cash Register')(p); } },
+];
+
+// A script string, not a function: tsx names nested functions with a helper the page lacks.
+const playFullscreenPhone = (page: Page) =>
+  page.addInitScript(`(() => {
+    const given = ${JSON.stringify(insets)};
+    const send = (type, data) => window.Telegram.WebView.receiveEvent(type, data);
+    window.TelegramWebviewProxy = {
+      postEvent(type) {
+        if (type !== 'web_app_request_fullscreen') return;
+        setTimeout(() => send('fullscreen_changed', { is_fullscreen: true }), 50);
+        setTimeout(() => {
+          send('safe_area_changed', given.safe);
+          send('content_safe_area_changed', given.content);
+        }, 300);
+      },
+    };
+  })()`);
+
+/** The phone's notch and home bar drawn over the page, and what lies under them or Telegram's buttons. */
+const markPhone = (page: Page) =>
+  page.evaluate((given) => {
+    const top = given.safe.top + given.content.top;
+    const bottom = window.innerHeight - given.safe.bottom;
+    for (const css of [
+      `top:0;left:0;right:0;height:${given.safe.top}px;background:rgb(0 0 0 / .08)`,
+      'top:10px;left:50%;width:126px;height:37px;margin-left:-63px;border-radius:20px;background:#000',
+      `top:${given.safe.top + 8}px;right:12px;width:88px;height:30px;border-radius:15px;background:rgb(0 0 0 / .35)`,
+      'bottom:8px;left:50%;width:134px;height:5px;margin-left:-67px;border-radius:3px;background:#000',
+    ]) {
+      const el = document.createElement('div');
+      el.setAttribute('aria-hidden', 'true');
+      el.style.cssText = `position:fixed;z-index:2147483647;pointer-events:none;${css}`;
+      document.body.appendChild(el);
+    }
+    const under: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('#root *, [data-sonner-toaster] *')) {
+      const r = el.getBoundingClientRect();
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()) || el.matches('button, a, input, img');
+      if (!own || r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      // Under a bar and visible there (a list scrolling on under the navigation is hidden by it).
+      const y = r.top < top - 0.5 ? Math.max(r.top, 0) + 0.5 : r.bottom > bottom + 0.5 ? Math.min(r.bottom, window.innerHeight) - 0.5 : null;
+      if (y === null || y < 0 || y > window.innerHeight) continue;
+      const hit = document.elementFromPoint(Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1), y);
+      if (hit && el.contains(hit)) under.push(`${el.tagName.toLowerCase()}.${el.className || ''} "${(el.textContent ?? '').trim().slice(0, 24)}" ${Math.round(r.top)}…${Math.round(r.bottom)}`);
+    }
+    return under;
+  }, insets);
+
 /** What does not fit a 375 px screen: boxes past its edges, and buttons or tabs whose text is cut. */
 const overflowOf = (page: Page) =>
   page.evaluate(() => {
@@ -155,6 +217,24 @@ const main = async () => {
       }
     }
     let problems = 0;
+    for (const shot of process.env.ONLY_LANGUAGES ? [] : fullscreenShots) {
+      if (only && !shot.name.startsWith(only)) continue;
+      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: 'light' });
+      await routeApi(context, createFakeState());
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.error(`[${shot.name}] page error:`, e.message));
+      await playFullscreenPhone(page);
+      await page.goto(`${origin}/app${shot.path === '/' ? '/' : shot.path}${launchHash('light', 'en', 'ios')}`);
+      await page.waitForTimeout(900);
+      await shot.act?.(page);
+      await page.waitForTimeout(250);
+      const under = await markPhone(page);
+      problems += under.length;
+      const file = join(shotsDir, `mini-app-${shot.name}-light.png`);
+      await page.screenshot({ path: file });
+      console.log('wrote', file.startsWith(root) ? file.slice(root.length) : file, under.length ? `\n  under a bar: ${under.join('\n  under a bar: ')}` : '');
+      await context.close();
+    }
     for (const lang of langs) {
       const catalog = JSON.parse(readFileSync(join(root, `engine/i18n/catalogs/app/${lang}.json`), 'utf8')) as Record<string, string>;
       for (const shot of languageShots(catalog)) {

@@ -23,11 +23,11 @@ const initData = (languageCode: string) =>
   }).toString();
 
 /** The URL hash Telegram opens the mini-app with: init data (the user's Telegram language), version, platform and theme. */
-export const launchHash = (theme: keyof typeof themes, languageCode = 'en') =>
+export const launchHash = (theme: keyof typeof themes, languageCode = 'en', platform = 'android') =>
   '#' + new URLSearchParams({
     tgWebAppData: initData(languageCode),
     tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'android',
+    tgWebAppPlatform: platform,
     tgWebAppThemeParams: JSON.stringify(themes[theme]),
   }).toString();
 

@@ -69,6 +69,8 @@ export const configSchema = z
     STORY_SHARE_USER_ID: z.string().trim().regex(/^\d*$/, 'must be a numeric Telegram user id').default(''),
     /** API workers sharing PORT through node:cluster (server/core/cluster.ts); more than 1 needs PostgreSQL. */
     WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+    /** GET /metrics answers Prometheus with `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is not served (docs/operations.md). */
+    METRICS_TOKEN: optionalString.pipe(z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16–256 visible ASCII characters (no spaces)').optional()),
     // Outside services, the bot, broadcasts and jobs: server/core/config/outside-config.ts.
     ...outsideConfigShape,
     // TON wallet link and the airdrop: server/core/config/airdrop-config.ts.

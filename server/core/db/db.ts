@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
-import { storageError } from './errors.ts';
+import { metrics, trackPool } from '../metrics.ts';
+import { storageError, timeoutOf } from './errors.ts';
 import { migrate } from './migrate.ts';
 import { openPgliteDir } from './pglite-template.ts';
 
@@ -58,6 +59,8 @@ export interface OpenDbOptions {
   queryTimeoutMs?: number;
   /** PostgreSQL: the longest a caller waits for a connection, free or new (default 1 s). */
   connectTimeoutMs?: number;
+  /** PostgreSQL: the pool's `pool` label in the metrics: requests (default), jobs, migrations (docs/operations.md). */
+  poolName?: string;
 }
 
 /** docs/faults.md "When the database is away": what a request waits at most for the database. */
@@ -86,9 +89,10 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
       oid === numericOid ? keepString : oid === int8Oid ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   };
   const queryTimeoutMs = opts.queryTimeoutMs ?? dbTimeoutDefaults.queryTimeoutMs;
+  const max = opts.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.poolSize ?? 10,
+    max,
     types,
     // Bounded waits (docs/faults.md "When the database is away"): a free client or a new connection within
     // connectTimeoutMs; a statement ends server-side at queryTimeoutMs, and the client stops
@@ -103,13 +107,27 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
   // itself (and becomes DbUnavailable), and the pool drops the broken client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
+  // The pool's waits and time-outs (docs/operations.md); a caller waits when every connection is busy.
+  const poolName = opts.poolName ?? 'requests';
+  const untrack = trackPool(poolName, pool);
+  const waits = metrics.db.poolWaits.labels(poolName);
+  const timeouts = { connect: metrics.db.poolTimeouts.labels(poolName), statement: metrics.db.statementTimeouts.labels(poolName) };
+  const acquiring = () => {
+    if (pool.idleCount === 0 && pool.totalCount >= max) waits.inc();
+  };
+  const failed = (err: unknown): unknown => {
+    const bound = timeoutOf(err);
+    if (bound !== null) timeouts[bound].inc();
+    return storageError(err);
+  };
   const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<QueryResult<T>> => {
+    if (q === pool) acquiring();
     try {
       const values = params as unknown[] | undefined;
       const r = await (opts?.name !== undefined ? q.query({ name: opts.name, text: sql, values }) : q.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     } catch (err) {
-      throw storageError(err);
+      throw failed(err);
     }
   };
   return {
@@ -119,8 +137,9 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
       await run(pool, sql);
     },
     transaction: async (fn) => {
+      acquiring();
       const client = await pool.connect().catch((err: unknown) => {
-        throw storageError(err);
+        throw failed(err);
       });
       let broken: unknown;
       try {
@@ -146,6 +165,7 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
     },
     close: async () => {
       if (schema !== undefined && schema.startsWith('t_') && opts.keepSchema !== true) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      untrack();
       await pool.end();
     },
   };
@@ -195,7 +215,7 @@ export const openDb = async (config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, 
   if (opts.migrate !== false) {
     // Migrations on a pool of their own without the request paths' statement timeout: an index
     // built over a million players takes longer than a request may.
-    const migrating = await openPostgres(config.DATABASE_URL, { ...opts, queryTimeoutMs: 0, poolSize: 1, keepSchema: true });
+    const migrating = await openPostgres(config.DATABASE_URL, { ...opts, queryTimeoutMs: 0, poolSize: 1, keepSchema: true, poolName: 'migrations' });
     try {
       await migrate(migrating);
     } finally {

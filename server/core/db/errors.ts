@@ -36,3 +36,14 @@ export const isUnavailable = (err: unknown): boolean => {
 /** Rethrows a driver error as DbUnavailable when it is one, keeping the original as `cause`. */
 export const storageError = (err: unknown): unknown =>
   isUnavailable(err) && !(err instanceof DbUnavailable) ? new DbUnavailable(`database unavailable: ${(err as Error).message}`, { cause: err }) : err;
+
+/** Which bound a driver error hit, for the metrics: the wait for a connection, the statement timeout, or neither. */
+export const timeoutOf = (err: unknown): 'connect' | 'statement' | null => {
+  if (typeof err !== 'object' || err === null) return null;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  // 57014 is query_canceled: the server's statement_timeout; the client's query_timeout says "Query read timeout".
+  if (code === '57014' || /Query read timeout/i.test(text)) return 'statement';
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(text)) return 'connect';
+  return null;
+};

@@ -6,12 +6,14 @@
  */
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/db.ts';
+import { metrics, recordJobCheck, recordJobStarted } from '../metrics.ts';
 import { runJobIfDue, type Job } from './job.ts';
 
 /** A job that is safe in every process at once (its own leases or row locks), run on a timer. */
 export interface SelfCoordinatedJob {
   name: string;
   everyMs: number;
+  /** Resolves null when there was nothing to do (not timed in money_job_duration_seconds). */
   run(db: Db, nowMs: number): Promise<unknown>;
 }
 
@@ -32,15 +34,24 @@ export interface JobsHandle {
 export const startJobs = (deps: JobsDeps): JobsHandle => {
   const log = deps.log ?? ((m: string) => console.warn(m));
   const running = new Set<Promise<unknown>>();
-  /** Runs `work` now and every `everyMs`; its runs never overlap in this process. */
-  const every = (name: string, everyMs: number, work: () => Promise<unknown>) => {
+  /**
+   * Runs `work` now and every `everyMs`; its runs never overlap in this process. `work` resolves
+   * true when it did work (not when its period was already done), for the job's metrics.
+   */
+  const every = (name: string, everyMs: number, work: () => Promise<boolean>) => {
+    recordJobStarted(name, everyMs);
     let busy = false;
     const tick = () => {
       if (busy) return;
       busy = true;
+      const startedMs = performance.now();
       const run = work()
+        .then((didWork) => recordJobCheck(name, (performance.now() - startedMs) / 1_000, didWork))
         // A database or Telegram outage only delays the work: the next check does it.
-        .catch((err: unknown) => log(`jobs: ${name} failed: ${String(err)}`))
+        .catch((err: unknown) => {
+          metrics.jobs.failures.inc({ name });
+          log(`jobs: ${name} failed: ${String(err)}`);
+        })
         .finally(() => {
           busy = false;
           running.delete(run);
@@ -52,8 +63,9 @@ export const startJobs = (deps: JobsDeps): JobsHandle => {
     timer.unref();
     return timer;
   };
-  const timers = deps.jobs.map((job) => every(job.name, job.checkEveryMs, () => runJobIfDue(deps.db, job, deps.clock.now())));
-  for (const job of deps.selfCoordinated ?? []) timers.push(every(job.name, job.everyMs, () => job.run(deps.db, deps.clock.now())));
+  const timers = deps.jobs.map((job) => every(job.name, job.checkEveryMs, async () => (await runJobIfDue(deps.db, job, deps.clock.now())).ran));
+  // A self-coordinated job answers null when it had nothing to do (the ranks job between builds).
+  for (const job of deps.selfCoordinated ?? []) timers.push(every(job.name, job.everyMs, async () => (await job.run(deps.db, deps.clock.now())) != null));
   return {
     stop: async () => {
       for (const t of timers) clearInterval(t);

@@ -29,7 +29,17 @@ export const AppToaster = () => {
   useLingui();
   return (
     <Suspense fallback={null}>
-      <LazyToaster position="top-center" visibleToasts={1} duration={economy.toastDurationMs} richColors theme="system" dir={dirOf(appLocale())} />
+      <LazyToaster
+        position="top-center"
+        // Below the notch and Telegram's buttons in full screen (src/telegram.ts insets).
+        offset={{ top: 'calc(24px + var(--inset-top))' }}
+        mobileOffset={{ top: 'calc(16px + var(--inset-top))' }}
+        visibleToasts={1}
+        duration={economy.toastDurationMs}
+        richColors
+        theme="system"
+        dir={dirOf(appLocale())}
+      />
     </Suspense>
   );
 };

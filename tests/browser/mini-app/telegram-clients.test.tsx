@@ -90,3 +90,77 @@ describe('a new Telegram client (Bot API 8.0+)', () => {
     expect(supports('deviceStorage')).toBe(false);
   });
 });
+
+describe('full screen (Bot API 8.0)', () => {
+  const inset = (side: string) => root.style.getPropertyValue(`--inset-${side}`);
+
+  it('keeps the expanded layout until the phone is full screen and has sent its insets, then lays them out together', async () => {
+    const c = start('8.0', 'ios');
+    expect(c.calls).toEqual(expect.arrayContaining(['requestFullscreen', 'lockOrientation']));
+    expect(root.dataset.viewport).toBe('expanded');
+    c.setFullscreen(true);
+    // iOS sends the insets late: nothing moves before they arrive.
+    expect(root.dataset.viewport).toBe('expanded');
+    expect(inset('top')).toBe('');
+    c.sendInsets({ top: 47, bottom: 34 }, { top: 46 });
+    expect(root.dataset.viewport).toBe('fullscreen');
+    expect(inset('top')).toBe('93px');
+    expect(inset('bottom')).toBe('34px');
+    expect(root.dataset.viewportSettling).toBe('');
+
+    await mountApp('/');
+    await button('Tap the coin');
+    expect(getComputedStyle(await find('.app')).paddingTop).toBe('93px');
+    const nav = await find('nav.nav');
+    expect(getComputedStyle(nav).paddingBottom).toBe('40px');
+    expect(nav.getBoundingClientRect().bottom).toBeLessThanOrEqual(window.innerHeight);
+
+    c.sendInsets({ top: 0, bottom: 0 }, { top: 0 });
+    c.setFullscreen(false);
+    expect(root.dataset.viewport).toBe('expanded');
+    expect(inset('top')).toBe('');
+  });
+
+  it('uses the insets the client has when none arrive after the switch', () => {
+    vi.useFakeTimers();
+    const c = installFakeClient({ version: '8.0', platform: 'android' });
+    client = c;
+    c.sendInsets({ top: 24 }, { top: 48 });
+    stopTelegram = initTelegram();
+    c.setFullscreen(true);
+    expect(root.dataset.viewport).toBe('expanded');
+    vi.advanceTimersByTime(1_000);
+    expect(root.dataset.viewport).toBe('fullscreen');
+    expect(inset('top')).toBe('72px');
+  });
+
+  it('stays expanded when a phone ignores the request, and expands again after the wait', () => {
+    vi.useFakeTimers();
+    const c = start('8.0', 'ios');
+    const expands = () => c.calls.filter((name) => name === 'expand').length;
+    expect(expands()).toBe(1);
+    vi.advanceTimersByTime(1_500);
+    expect(expands()).toBe(2);
+    expect(root.dataset.viewport).toBe('expanded');
+    expect(c.unsupported).toEqual([]);
+  });
+
+  it('stays expanded when the client refuses full screen', () => {
+    const c = start('8.0', 'android');
+    c.emit('fullscreenFailed', { error: 'UNSUPPORTED' });
+    c.sendInsets({ top: 24 });
+    expect(root.dataset.viewport).toBe('expanded');
+  });
+
+  it('leaves desktop clients windowed', () => {
+    for (const platform of ['tdesktop', 'macos', 'web', 'weba']) {
+      const c = start('8.0', platform);
+      expect(c.calls).not.toContain('requestFullscreen');
+      expect(c.calls).not.toContain('lockOrientation');
+      stopTelegram?.();
+      c.restore();
+    }
+    client = null;
+    stopTelegram = null;
+  });
+});
