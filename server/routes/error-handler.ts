@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorBody } from '../../engine/api-types.ts';
 import type { RefusalCode } from '../../engine/refusals.ts';
 import { isUnavailable } from '../core/db/errors.ts';
+import { metrics } from '../core/metrics.ts';
 import { DomainError, Refusal, refuse } from '../core/errors.ts';
 import { HttpError } from '../core/http-errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
@@ -84,7 +85,10 @@ export const installErrorHandler = (app: FastifyInstance): void => {
     if (thrown instanceof HttpError && !(thrown instanceof OutsideServiceError)) return reply.status(thrown.status).send(bodyOf(thrown.status, undefined, thrown.message, thrown.field));
     const refusal = refusalOf(thrown);
     if (refusal !== null) {
-      if (refusal.code === 'databaseAway') request.log.warn({ err: thrown }, 'database unavailable');
+      if (refusal.code === 'databaseAway') {
+        request.log.warn({ err: thrown }, 'database unavailable');
+        metrics.http.dbUnavailable.inc();
+      }
       if (refusal.code === 'outsideServiceUnavailable') request.log.warn({ err: thrown }, 'outside service unavailable');
       return sendRefusal(request, reply, refusal);
     }
