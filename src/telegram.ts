@@ -279,3 +279,82 @@ export const shareStory = (mediaUrl: string, refLink: string): void => {
   const shared = supports('story') && attempt('shareToStory', (a) => (a.shareToStory(mediaUrl, { text: shareText(), widget_link: { url: refLink, name: 'MONEY' } }), true));
   if (!shared) shareRefLink(refLink);
 };
+
+// ── The client's storage and the home-screen shortcut ──────────────────────────────────────
+
+/** Telegram's key-value storages share this shape (CloudStorage 6.9, DeviceStorage 9.0). */
+interface KeyValueStorage {
+  getItem(key: string, callback: (error: string | null, value?: string | null) => void): unknown;
+  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean) => void): unknown;
+}
+
+/** A client answer that does not come in this long is taken as no answer. */
+export const clientAnswerMs = 3_000;
+
+const answerWithin = <T>(ms: number, fallback: T, ask: (answer: (value: T) => void) => void): Promise<T> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    const answer = (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    if (attempt('storage', () => (ask(answer), true)) === undefined) answer(fallback);
+  });
+
+/** DeviceStorage on 9.0+ (this device only), CloudStorage on 6.9+ (the player's, across devices). */
+const clientStorage = (): KeyValueStorage | null => {
+  const app = client() as WebApp & { DeviceStorage?: KeyValueStorage };
+  if (supports('deviceStorage') && app.DeviceStorage) return app.DeviceStorage;
+  if (supports('cloudStorage') && app.CloudStorage) return app.CloudStorage as unknown as KeyValueStorage;
+  return null;
+};
+
+const local = {
+  get: (key: string): string | null => {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set: (key: string, value: string): void => {
+    try {
+      localStorage.setItem(key, value);
+    } catch {
+      // Private mode or a full quota: the client's storage still has it.
+    }
+  },
+};
+
+/**
+ * Small remembered values (an answer the player gave, days played): the client's storage where
+ * the client has one, mirrored in localStorage, which alone serves older clients and any client
+ * that does not answer in time.
+ */
+export const clientStore = {
+  get: async (key: string): Promise<string | null> => {
+    const storage = clientStorage();
+    const kept = storage
+      ? await answerWithin<string | null>(clientAnswerMs, null, (answer) => storage.getItem(key, (error, value) => answer(error ? null : value || null)))
+      : null;
+    return kept ?? local.get(key);
+  },
+  set: async (key: string, value: string): Promise<void> => {
+    local.set(key, value);
+    const storage = clientStorage();
+    if (storage) await answerWithin(clientAnswerMs, undefined, (answer) => storage.setItem(key, value, () => answer(undefined)));
+  },
+};
+
+export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';
+
+/** Whether MONEY is on the home screen (8.0): "unsupported" on older clients and platforms. */
+export const homeScreenStatus = (): Promise<HomeScreenStatus> => {
+  if (!supports('homeScreen')) return Promise.resolve('unsupported');
+  return answerWithin<HomeScreenStatus>(clientAnswerMs, 'unknown', (answer) => client().checkHomeScreenStatus((status) => answer(status)));
+};
+
+/** Asks the client to add MONEY to the home screen (8.0); the client shows its own dialog. */
+export const addToHomeScreen = (): void => {
+  if (supports('homeScreen')) attempt('addToHomeScreen', (a) => a.addToHomeScreen());
+};

@@ -11,6 +11,7 @@ import { useStatus } from '../engine-context.tsx';
 import { appLocale } from '../locale.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { CoinButton } from './coin-button.tsx';
+import { HomeScreenOffer } from './home-screen-offer.tsx';
 import { MoneyDreamPopup } from './money-dream-popup.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import './home.css';
@@ -130,6 +131,7 @@ export const HomeScreen = () => {
       </div>
       <Stats />
       <MoneyDreamPopup />
+      <HomeScreenOffer />
       {profileOpen && status && <ProfileCard status={status} onClose={() => setProfileOpen(false)} />}
     </div>
   );
