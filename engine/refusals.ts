@@ -47,6 +47,8 @@ export const refusals = {
   requestRefused: player('{detail}'),
   textNotStorable: player('Text contains characters that cannot be stored'),
   databaseAway: player('The game is reconnecting to its database, please try again in a moment'),
+  /** The server sheds load before its event loop drowns (docs/faults.md "Overload"): 503 with Retry-After, resent like databaseAway. */
+  overloaded: player('The game is very busy right now, please try again in a moment'),
   internalError: said('somethingWrong'),
   noRoute: player('No route {method} {path}'),
   /** The document server (server/web), not the API. */

@@ -13,6 +13,7 @@ import { createDbProbe } from './core/db/probe.ts';
 import { startProcessMetrics, trackDatabase } from './core/metrics.ts';
 import { isDraining } from './core/shutdown.ts';
 import { seedTasks } from './tasks/tasks.ts';
+import { installLoadShedding } from './core/load-shedding.ts';
 import { installErrorHandler } from './routes/error-handler.ts';
 import { healthRoutes, installHttpMetrics } from './routes/health.ts';
 import { installValidation } from './routes/validation.ts';
@@ -42,6 +43,11 @@ export interface AppDeps {
   redis?: RedisHandle;
   /** Fastify logger option (default off; main.ts turns it on). */
   logger?: boolean | object;
+  /**
+   * Shed overload with 503 past the SHED_* bounds (server/core/load-shedding.ts); main.ts turns it
+   * on. Off by default: a test's own busy event loop must not refuse the test's requests.
+   */
+  loadShedding?: boolean;
   /** True once shutdown has begun: /readyz answers 503 (default: server/core/shutdown.ts's). */
   draining?: () => boolean;
 }
@@ -62,6 +68,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   installValidation(app);
   installErrorHandler(app);
+  // First of the hooks, so that a shed request costs nothing else (docs/faults.md "Overload").
+  if (deps.loadShedding === true) await installLoadShedding(app, deps.config);
   const probe = createDbProbe(deps.db);
   // Metrics only with METRICS_TOKEN (docs/operations.md): off, no request pays for them.
   if (deps.config.METRICS_TOKEN !== undefined) {

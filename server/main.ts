@@ -71,7 +71,7 @@ const main = async (): Promise<void> => {
   let app: FastifyInstance;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
-    app = await createApp({ db, config: runConfig, clock, services, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
     // The assets' compressed forms are made in the background: a request that needs one before it
     // is ready waits for that one only, and the start does not wait for them all.

@@ -38,6 +38,12 @@ export const metrics = {
       help: 'Requests answered 503 with Retry-After because the database was away (docs/faults.md).',
       registers,
     }),
+    shed: new Counter({
+      name: 'money_http_shed_total',
+      help: 'Requests answered 503 with Retry-After before any work because the process was overloaded, by the bound it was past (docs/faults.md "Overload").',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
   },
   clicks: {
     tapsRequested: new Counter({ name: 'money_click_taps_requested_total', help: 'Taps sent in new click batches (replays not counted).', registers }),
@@ -160,12 +166,15 @@ export const metrics = {
 
 /** The reasons of money_redis_rank_fallbacks_total (bounded). */
 export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unknown_player';
+/** The reasons of money_http_shed_total: @fastify/under-pressure's names of the bound a sample was past. */
+export type ShedReason = 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes';
 /** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
 export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
 
 // Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
 for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
 for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
+for (const reason of ['eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes'] satisfies ShedReason[]) metrics.http.shed.inc({ reason }, 0);
 
 /** The pool numbers money_db_pool_waiting_clients reads (pg.Pool has them). */
 export interface PoolStats {

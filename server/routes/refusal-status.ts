@@ -17,6 +17,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   requestRefused: 400,
   textNotStorable: 400,
   databaseAway: 503,
+  overloaded: 503,
   internalError: 500,
   noRoute: 404,
   malformedUrl: 400,

@@ -3,6 +3,7 @@ import { envFlag } from './env-flag.ts';
 import { airdropConfigShape } from './airdrop-config.ts';
 import { adminConfigShape } from './admin-config.ts';
 import { outsideConfigShape } from './outside-config.ts';
+import { operationsConfigShape } from './operations-config.ts';
 
 
 
@@ -77,12 +78,16 @@ export const configSchema = z
     ...airdropConfigShape,
     // The operator console: server/core/config/admin-config.ts.
     ...adminConfigShape,
+    // Load shedding, traces and the read replica: server/core/config/operations-config.ts.
+    ...operationsConfigShape,
   })
   .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), always('BOT_TOKEN', 'is required in production'))
   // Stand-ins accept anyone's captcha and X login: never in production.
   .refine((c) => !(c.NODE_ENV === 'production' && c.DEMO_STAND_INS === true), always('DEMO_STAND_INS', 'must be off in production'))
   // PGlite is an embedded, single-process database: several workers cannot share it.
   .refine((c) => c.WORKERS === 1 || c.DATABASE_URL !== undefined, always('WORKERS', 'more than 1 worker needs PostgreSQL (set DATABASE_URL): the embedded PGlite serves one process only'))
+  // A replica of the embedded PGlite does not exist: the social reads stay on the one database.
+  .refine((c) => c.DATABASE_REPLICA_URL === undefined || c.DATABASE_URL !== undefined, always('DATABASE_REPLICA_URL', 'needs DATABASE_URL: a replica follows a PostgreSQL primary'))
   // The test clock can be moved by anyone who reaches the port: never in production.
   .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), always('TEST_MODE', 'must be off in production'));
 

@@ -4,6 +4,9 @@ import type { Db, Queryable } from './db.ts';
 // client to run it again; the transaction changed nothing, so running it again is safe.
 const retryable = new Set(['40P01', '40001']);
 
+/** True when PostgreSQL aborted the statement or transaction for a deadlock or a serialisation conflict: running it again is safe. */
+export const isRetryable = (err: unknown): boolean => retryable.has((err as { code?: string } | null)?.code ?? '');
+
 /**
  * The one way to open a transaction (docs/architecture.md "Transactions"): `fn` runs in one
  * transaction, committed when it resolves and rolled back when it throws, and run again (up to
@@ -16,7 +19,7 @@ export const transaction = async <T>(db: Db, fn: (tx: Queryable) => Promise<T>, 
     try {
       return await db.transaction(fn);
     } catch (err) {
-      if (i >= attempts || !retryable.has((err as { code?: string }).code ?? '')) throw err;
+      if (i >= attempts || !isRetryable(err)) throw err;
     }
   }
 };

@@ -1,0 +1,47 @@
+/**
+ * Overload is shed before the event loop drowns (docs/faults.md "Overload"): @fastify/under-pressure
+ * samples the event loop's delay and utilization and the heap every SHED_SAMPLE_MS, and while the
+ * last sample is past a bound every request is answered 503 with Retry-After in its onRequest hook,
+ * before its body is read or any work is done. The body is the `overloaded` refusal, which the
+ * mini-app's engine treats like the database away: one "Reconnecting…" line, taps kept and resent.
+ *
+ * /livez and /metrics are never shed: a process manager that restarted a busy process, or a
+ * Prometheus that lost its scrape, would make the overload worse and hide it.
+ */
+import { getHeapStatistics } from 'node:v8';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorBody } from '../../engine/api-types.ts';
+import { refusalMessage } from '../../engine/refusals.ts';
+import type { Config } from './config/config.ts';
+import { metrics, type ShedReason } from './metrics.ts';
+
+/** Paths answered whatever the load (docs/operations.md "Probes"). */
+export const shedExemptPaths: ReadonlySet<string> = new Set(['/livez', '/metrics']);
+
+export type SheddingConfig = Pick<Config, 'SHED_EVENT_LOOP_DELAY_MS' | 'SHED_EVENT_LOOP_UTILIZATION' | 'SHED_HEAP_USED_RATIO' | 'SHED_SAMPLE_MS' | 'SHED_RETRY_AFTER_S'>;
+
+/** The body of a shed request: the `overloaded` refusal. */
+export const overloadedBody: ErrorBody = { error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' };
+
+/** Registers the shedding on the root instance (every route); with every bound at 0 it installs no hook. */
+export const installLoadShedding = async (app: FastifyInstance, config: SheddingConfig): Promise<void> => {
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  await app.register(underPressure, {
+    maxEventLoopDelay: config.SHED_EVENT_LOOP_DELAY_MS,
+    maxEventLoopUtilization: config.SHED_EVENT_LOOP_UTILIZATION,
+    maxHeapUsedBytes: Math.floor(heapLimit * config.SHED_HEAP_USED_RATIO),
+    // 'interval': the utilization of the last sample; the default ('cumulative') is since the start.
+    eventLoopUtilizationMode: 'interval',
+    sampleInterval: config.SHED_SAMPLE_MS,
+    pressureHandler: (request, reply, type) => {
+      // Undefined: the request goes on as if nothing happened.
+      if (shedExemptPaths.has(request.url.split('?', 1)[0]!)) return undefined;
+      metrics.http.shed.inc({ reason: type as ShedReason });
+      // Answered here (the plugin's documented way): Fastify runs no later hook, parser or handler
+      // for a reply already sent.
+      void reply.status(503).header('retry-after', String(config.SHED_RETRY_AFTER_S)).send(overloadedBody);
+      return undefined;
+    },
+  });
+};
