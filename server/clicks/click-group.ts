@@ -1,11 +1,20 @@
 import { applyTaps } from '../../engine/clicks.ts';
-import { money, toWire } from '../../engine/money.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { transaction } from '../core/db/transaction.ts';
-import { readGroup, writeGroup, type Click, type GroupRead, type GroupWrite, type VersionedRow } from './click-sql.ts';
-import { crossesInviteThreshold } from '../players/exports.ts';
+import { isUnavailable } from '../core/db/errors.ts';
+import { isRetryable, transaction } from '../core/db/transaction.ts';
 import { settleInviteBonus } from '../players/exports.ts';
+import { movedSince, planGroup, splitPlan, type Entry, type GroupPlan, type TapRule } from './click-plan.ts';
+import { readGroup, writeGroup, type Click, type GroupRead, type VersionedRow } from './click-sql.ts';
+
+// One group of click batches, from the rows to the answers (docs/storage.md, "Click groups"):
+//   applyClicks: cached players are planned on their cached row; the others are read, then planned.
+//   commit: each plan's players crossing $100 go to applyLocked, the rest to writePlain.
+//   writePlain: the one write statement; the players it refused (row moved, batchId already stored)
+//     go to applyLocked with their plan.
+//   applyLocked: rows locked; a plan whose rows did not move is written as it is, and only the
+//     players whose rows moved are planned again.
+// So the rule runs once for each batch, twice for one whose row is proven stale.
 
 /** What one POST /click gets back: the accepted taps and the player's row after its group committed. */
 export interface ClickAnswer {
@@ -16,133 +25,12 @@ export interface ClickAnswer {
   nowMs: number;
 }
 
-/** The engine rule run over a group: its answers' counts, its write, and who crosses $100. */
-interface GroupPlan extends GroupWrite {
-  results: { accepted: number; replay: boolean; userId: number }[];
-  /** The state after the group of every player in it (changed or not). */
-  rows: Map<number, VersionedRow>;
-  /** Changed players whose totalEarn crosses the invite-bonus threshold (computed once, here). */
-  crossing: Set<number>;
-}
-
-/** Runs the engine rule over a group in request order, on copies of `read.rows`. */
-export const planGroup = (read: GroupRead, group: readonly Click[], nowMs: number): GroupPlan => {
-  const rows = new Map<number, VersionedRow>();
-  const earnBefore = new Map<number, string>();
-  const plan: GroupPlan = { results: [], rows, changed: [], batches: [], crossing: new Set() };
-  const seen = new Map(read.seen);
-  for (const p of group) {
-    let row = rows.get(p.userId);
-    if (row === undefined) {
-      const stored = read.rows.get(p.userId);
-      if (stored === undefined) throw new Error(`click for unknown user ${p.userId}`);
-      rows.set(p.userId, (row = { ...stored }));
-    }
-    const key = p.batchId === null ? null : `${p.userId}:${p.batchId}`;
-    const first = key === null ? undefined : seen.get(key);
-    if (first !== undefined) {
-      plan.results.push({ accepted: first, replay: true, userId: p.userId });
-      continue;
-    }
-    const out = applyTaps(
-      { energy: row.energy, energyAtMs: row.energy_at_ms, energyLevel: row.energy_level, fingerLevel: row.finger_level, tapClockMs: row.tap_clock_ms },
-      p.click,
-      nowMs,
-    );
-    if (out.accepted > 0) {
-      if (!earnBefore.has(p.userId)) earnBefore.set(p.userId, row.total_earn);
-      row.energy = out.energy;
-      row.energy_at_ms = out.energyAtMs;
-      row.tap_clock_ms = out.tapClockMs;
-      row.total_click += out.accepted;
-      // earned is an integer number of dollars (accepted × click value), so this stays exact.
-      row.total_earn = toWire(money(row.total_earn).plus(out.earned));
-    }
-    if (key !== null) seen.set(key, out.accepted);
-    if (key !== null || out.accepted > 0)
-      plan.batches.push({ userId: p.userId, batchId: p.batchId, requested: p.click, accepted: out.accepted, earned: out.earned });
-    plan.results.push({ accepted: out.accepted, replay: false, userId: p.userId });
-  }
-  for (const [id, before] of earnBefore) {
-    const row = rows.get(id)!;
-    plan.changed.push(row);
-    if (row.referred_by !== null && crossesInviteThreshold(before, row.total_earn)) plan.crossing.add(id);
-  }
-  return plan;
-};
-
-// A player's answers share their row: nothing changes a row once answered (a plan copies before it mutates).
-const answersOf = (plan: GroupPlan, nowMs: number): ClickAnswer[] =>
-  plan.results.map((r) => ({ accepted: r.accepted, replay: r.replay, row: plan.rows.get(r.userId)!, nowMs }));
-
-/**
- * The locked path: the group's rows read FOR UPDATE (id order) in one transaction, the rule, the
- * same write as the other paths, then the pending invite bonus of every player whose clicks cross
- * $100, in the same transaction as those clicks. Answers in request order.
- */
-export const applyLocked = (db: Db, group: readonly Click[], now: () => number): Promise<ClickAnswer[]> =>
-  transaction(db, async (tx) => {
-    const read = await readGroup(tx, group, true);
-    // The time is read once the rows are locked, so it is never earlier than a write we waited for.
-    const nowMs = now();
-    const plan = planGroup(read, group, nowMs);
-    const written = await writeGroup(tx, plan, nowMs);
-    // Rows are locked, so every changed row is written (a duplicate batchId from another process fails the statement instead).
-    if (written.size < plan.changed.length) throw new Error('click group: a locked row was not written');
-    for (const [id, version] of written) plan.rows.get(id)!.version = version;
-    for (const id of plan.crossing) if (await settleInviteBonus(tx, id, nowMs)) plan.rows.set(id, await reread(tx, id));
-    return answersOf(plan, nowMs);
-  });
-
-const reread = async (q: Queryable, id: number): Promise<VersionedRow> =>
-  (await q.query<VersionedRow>('SELECT u.*, u.xmin::text AS version FROM users u WHERE u.id = $1', [id])).rows[0]!;
-
-/** Entries of a group with their place in it. */
-type Indexed = { p: Click; i: number }[];
-
-/**
- * Plans `part` on `read`, then writes it in one autocommitted statement. Players whose clicks cross
- * $100 go through `applyLocked`. Players the write refused (their row moved since it was read) go
- * to `retry`; so does the whole part when the statement fails, as it does when a batchId of the part
- * is already stored (the read that follows finds it and answers it as a replay; if a failed
- * statement did commit, the read finds all of its batchIds).
- */
-const writePart = async (
-  db: Db,
-  part: Indexed,
-  read: GroupRead,
-  nowMs: number,
-  ctx: GroupContext,
-  retry: (rest: Indexed) => Promise<void>,
-  planned?: GroupPlan,
-): Promise<void> => {
-  if (part.length === 0) return;
-  let plan = planned ?? planGroup(read, part.map(({ p }) => p), nowMs);
-  const crossing = plan.crossing;
-  if (crossing.size > 0) {
-    await ctx.locked(part.filter(({ p }) => crossing.has(p.userId)));
-    part = part.filter(({ p }) => !crossing.has(p.userId));
-    if (part.length === 0) return;
-    plan = planGroup(read, part.map(({ p }) => p), nowMs);
-  }
-  let written: Map<number, string>;
-  try {
-    written = await writeGroup(db, plan, nowMs);
-  } catch {
-    return retry(part);
-  }
-  for (const [id, version] of written) plan.rows.get(id)!.version = version;
-  const refused = new Set(plan.changed.filter((r) => !written.has(r.id)).map((r) => r.id));
-  const out = answersOf(plan, nowMs);
-  part.forEach(({ p, i }, k) => {
-    if (!refused.has(p.userId)) ctx.answers[i] = out[k]!;
-  });
-  if (refused.size > 0) await retry(part.filter(({ p }) => refused.has(p.userId)));
-};
-
+/** One group in progress: what its steps share. */
 interface GroupContext {
+  db: Db;
+  now: () => number;
+  rule: TapRule;
   answers: ClickAnswer[];
-  locked(part: Indexed): Promise<void>;
 }
 
 /** Player rows as our last group left them, bounded (docs/storage.md, "Click groups"). */
@@ -163,44 +51,135 @@ export class RowCache extends BoundedMap<number, VersionedRow> {
 
 /**
  * Applies one group of click batches; answers in request order, each after its write committed.
- * Players whose row the cache holds (as our last group left it) and whose taps change it: the rule
- * runs on that row and one statement writes them, if the stored row is still that version. The
- * others (not cached, every tap refused, or refused by the write) are read first, in parallel with
- * that write, then written by the same statement. Updates `cache` with every answer's row.
+ * Players whose row `cache` holds are planned on that row at once (the write checks it is still the
+ * stored version); the others are read, in parallel with that write, and planned on what was read.
+ * Updates `cache` with every answer's row. `rule` is the tap rule (tests count its calls).
  */
-export const applyClicks = async (db: Db, group: readonly Click[], now: () => number, cache: RowCache): Promise<ClickAnswer[]> => {
-  const answers: ClickAnswer[] = new Array(group.length);
-  const ctx: GroupContext = {
-    answers,
-    locked: async (part) => {
-      if (part.length === 0) return;
-      const out = await applyLocked(db, part.map(({ p }) => p), now);
-      part.forEach(({ i }, k) => (answers[i] = out[k]!));
-    },
-  };
-  const viaRead = async (part: Indexed) => {
-    if (part.length === 0) return;
-    const read = await readGroup(db, part.map(({ p }) => p), false);
-    // The time is read after the rows: a write committed before our read had an earlier clock.
-    await writePart(db, part, read, now(), ctx, ctx.locked);
-  };
-  const nowMs = now();
-  const indexed: Indexed = group.map((p, i) => ({ p, i }));
+export const applyClicks = async (db: Db, group: readonly Click[], now: () => number, cache: RowCache, rule: TapRule = applyTaps): Promise<ClickAnswer[]> => {
+  const ctx: GroupContext = { db, now, rule, answers: new Array<ClickAnswer>(group.length) };
   const cachedRead: GroupRead = { rows: new Map(), seen: new Map() };
-  for (const { p } of indexed) {
-    const row = cache.get(p.userId);
-    if (row !== undefined) cachedRead.rows.set(p.userId, row);
+  const cached: Entry[] = [];
+  const uncached: Entry[] = [];
+  group.forEach((batch, i) => {
+    const row = cache.get(batch.userId);
+    if (row === undefined) uncached.push({ batch, i });
+    else {
+      cachedRead.rows.set(batch.userId, row);
+      cached.push({ batch, i });
+    }
+  });
+  await Promise.all([cached.length > 0 ? commit(ctx, planGroup(cachedRead, cached, now(), rule)) : undefined, readAndCommit(ctx, uncached)]);
+  group.forEach((batch, i) => cache.keep(batch.userId, ctx.answers[i]!.row));
+  return ctx.answers;
+};
+
+const readAndCommit = async (ctx: GroupContext, entries: Entry[]): Promise<void> => {
+  if (entries.length === 0) return;
+  const read = await readGroup(ctx.db, entries.map((e) => e.batch), false);
+  // The time is read after the rows: a write committed before our read had an earlier clock (an
+  // earlier time would move the energy clock back, engine/energy.ts spendEnergy).
+  await commit(ctx, planGroup(read, entries, ctx.now(), ctx.rule));
+};
+
+/** Players whose clicks cross $100 are written locked, with their invite bonus; the rest by the one statement. */
+const commit = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
+  if (plan.crossing.size === 0) return writePlain(ctx, plan);
+  const [crossing, rest] = splitPlan(plan, (id) => plan.crossing.has(id));
+  await applyLocked(ctx, crossing);
+  await writePlain(ctx, rest);
+};
+
+/** Times the plain write runs at most: again after a deadlock or a dropped connection. */
+const writeAttempts = 3;
+
+/**
+ * Writes `plan` by the one autocommitted statement. Run again as it is when PostgreSQL aborted it
+ * (40P01, 40001) or the connection failed under it: safe, because a run after one that did commit
+ * finds its rows at other versions (or its batchIds stored) and refuses them. Players the write
+ * refused, or the whole plan when a batchId of it is already stored (click_batches' primary key
+ * fails the statement), go to `applyLocked` with their plan.
+ */
+const writePlain = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
+  if (plan.results.length === 0) return;
+  const written = await writeOrDuplicate(ctx.db, plan);
+  if (written === 'duplicate') return applyLocked(ctx, plan);
+  if (written.size === plan.rows.size) return answer(ctx, plan, written);
+  const [done, refused] = splitPlan(plan, (id) => written.has(id));
+  answer(ctx, done, written);
+  await applyLocked(ctx, refused);
+};
+
+const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<Map<number, string> | 'duplicate'> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeGroup(db, plan, plan.nowMs);
+    } catch (err) {
+      const code = (err as { code?: unknown; table?: unknown } | null)?.code;
+      if (code === '23505' && (err as { table?: unknown }).table === 'click_batches') return 'duplicate';
+      if (attempt >= writeAttempts || !(isRetryable(err) || isUnavailable(err))) throw err;
+    }
   }
-  // Cached players whose taps change their row; an answer with no change needs a fresh row.
-  const cached = indexed.filter(({ p }) => cachedRead.rows.has(p.userId));
-  const probe = planGroup(cachedRead, cached.map(({ p }) => p), nowMs);
-  const fastIds = new Set(probe.changed.map((r) => r.id));
-  const fast = cached.filter(({ p }) => fastIds.has(p.userId));
-  await Promise.all([
-    // The probe is the fast part's plan when every cached player's row changes (the usual case).
-    writePart(db, fast, cachedRead, nowMs, ctx, viaRead, fast.length === cached.length ? probe : undefined),
-    viaRead(indexed.filter(({ p }) => !fastIds.has(p.userId))),
-  ]);
-  for (const { p, i } of indexed) cache.keep(p.userId, answers[i]!.row);
-  return answers;
+};
+
+/**
+ * The locked path: `plan`'s rows read FOR UPDATE (id order) in one transaction. Players whose
+ * locked row is the version their plan read, with no batchId stored since, are written as planned;
+ * only the others are planned again, on the locked rows. Then the pending invite bonus of every
+ * player whose clicks cross $100, in the same transaction as those clicks. The plans are kept
+ * outside the transaction's callback, which runs again after a deadlock: that run plans again
+ * only what moved since the previous run's read, and nothing is answered before the commit.
+ */
+const applyLocked = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
+  if (plan.results.length === 0) return;
+  let plans = [plan];
+  const done = await transaction(ctx.db, async (tx) => {
+    const read = await readGroup(tx, plans.flatMap((p) => p.results.map((r) => r.entry.batch)), true);
+    plans = replanMoved(ctx, plans, read);
+    const versions = new Map<number, string>();
+    const settled = new Map<number, VersionedRow>();
+    for (const p of plans) {
+      const written = await writeGroup(tx, p, p.nowMs);
+      // Rows are locked, so every player is written (a batchId another process stored fails the statement instead).
+      if (written.size < p.rows.size) throw new Error('click group: a locked row was not written');
+      for (const [id, version] of written) versions.set(id, version);
+      for (const id of p.crossing) if (await settleInviteBonus(tx, id, p.nowMs)) settled.set(id, await reread(tx, id));
+    }
+    return { versions, settled };
+  });
+  for (const p of plans) answer(ctx, p, done.versions, done.settled);
+};
+
+/** `plans` with the players whose locked row moved planned again, once, on `read`. */
+const replanMoved = (ctx: GroupContext, plans: GroupPlan[], read: GroupRead): GroupPlan[] => {
+  const kept: GroupPlan[] = [];
+  const again: Entry[] = [];
+  for (const p of plans) {
+    const moved = movedSince(p, read);
+    if (moved.size === 0) {
+      kept.push(p);
+      continue;
+    }
+    const [stale, fresh] = splitPlan(p, (id) => moved.has(id));
+    if (fresh.results.length > 0) kept.push(fresh);
+    again.push(...stale.results.map((r) => r.entry));
+  }
+  // The time is read once the rows are locked, so it is never earlier than a write we waited for.
+  if (again.length > 0) kept.push(planGroup(read, again, ctx.now(), ctx.rule));
+  return kept;
+};
+
+const reread = async (q: Queryable, id: number): Promise<VersionedRow> =>
+  (await q.query<VersionedRow>('SELECT u.*, u.xmin::text AS version FROM users u WHERE u.id = $1', [id])).rows[0]!;
+
+/**
+ * Answers `plan`'s batches once its write committed: each player's row at the version written
+ * (or as the invite bonus left it). A player's answers share their row: nothing changes it later.
+ */
+const answer = (ctx: GroupContext, plan: GroupPlan, versions: ReadonlyMap<number, string>, settled?: ReadonlyMap<number, VersionedRow>): void => {
+  for (const [id, row] of plan.rows) {
+    const after = settled?.get(id);
+    if (after !== undefined) plan.rows.set(id, after);
+    else row.version = versions.get(id)!;
+  }
+  for (const { entry, accepted, replay } of plan.results) ctx.answers[entry.i] = { accepted, replay, row: plan.rows.get(entry.batch.userId)!, nowMs: plan.nowMs };
 };

@@ -28,6 +28,11 @@ export interface GroupWrite {
   /** Changed players: the new values, and `version` still the one the rule read. */
   changed: VersionedRow[];
   /**
+   * The other players (every tap refused, or replays): their row is not updated, but the rule's
+   * answer holds only for the version it read, so the write checks that version too.
+   */
+  checked: VersionedRow[];
+  /**
    * Every batch of the write that stores something: its click_batches row (when it has a batchId)
    * and its ledger row of `earned` dollars (when it accepted taps).
    */
@@ -55,10 +60,10 @@ export const readGroup = async (q: Queryable, group: readonly Click[], lock: boo
 };
 
 // The one write of a click group. Each changed player's row is updated only where the stored row is
-// still the version the rule read; their batch ids and ledger rows are inserted only for the players
-// updated, and batch ids of players with no row change (every tap refused) as they are. A batchId
-// already stored fails the whole statement on click_batches' primary key, and nothing of it is
-// written: the caller reads the group again, which finds that batchId and answers it as a replay.
+// still the version the rule read, and each other player of the group is checked to still be at
+// the version read; batch ids and ledger rows are inserted only for the players updated or checked.
+// A batchId already stored fails the whole statement on click_batches' primary key, and nothing of
+// it is written: the caller locks the rows, finds that batchId and answers it as a replay.
 // (Probing click_batches for every updated player instead cost PostgreSQL ~4 µs a batch, for what
 // is, on the hot path, a client's retry: docs/storage.md, "Click groups".)
 // `u.id = ANY($1)` keeps the UPDATE on the primary key whatever the planner guesses of the arrays'
@@ -70,15 +75,18 @@ const writeSql = `WITH v AS (
     UPDATE users u SET total_earn = v.earn, total_click = v.clicks, energy = v.energy, energy_at_ms = v.eat, tap_clock_ms = v.tc
     FROM v WHERE u.id = ANY($1::bigint[]) AND u.id = v.id AND u.xmin = v.version
     RETURNING u.id, u.xmin::text AS version
+  ), kept AS (
+    SELECT u.id, u.xmin::text AS version FROM unnest($14::bigint[], $15::xid[]) AS k(id, version)
+    JOIN users u ON u.id = k.id AND u.xmin = k.version WHERE u.id = ANY($14::bigint[])
   ), b AS (
     SELECT * FROM unnest($9::bigint[], $10::text[], $11::int[], $12::int[], $13::numeric[]) AS b(u, id, req, acc, earned)
-    WHERE b.u IN (SELECT id FROM upd) OR b.u NOT IN (SELECT id FROM v)
+    WHERE b.u IN (SELECT id FROM upd) OR b.u IN (SELECT id FROM kept)
   ), bat AS (
     INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
     SELECT b.u, b.id, b.req, b.acc, $8::bigint FROM b WHERE b.id IS NOT NULL
   ), led AS (
     ${insertLedgerSql(`(SELECT b.u, 'DOLLAR', b.earned, 'click', b.id FROM b WHERE b.acc > 0) AS l(u, c, a, k, r)`, '$8')}
-  ) SELECT id, version FROM upd`;
+  ) SELECT id, version FROM upd UNION ALL SELECT id, version FROM kept`;
 
 // The write's arrays as PostgreSQL array literals, built here in one join each: pg's generic
 // encoding escapes every element on its own, a cost paid per batch on the hot path.
@@ -90,13 +98,14 @@ const texts = (xs: readonly (string | null)[]): string =>
 
 /**
  * Runs the group's write: one statement, autocommitted on the database or in the caller's
- * transaction. Returns the new version of each player it updated; a changed player missing there
- * was not written (their row moved since the read), and none of their batch ids or ledger rows was.
- * Throws, having written nothing, when a batchId of the group is already stored.
+ * transaction. Returns the version of each player it wrote (updated or checked); a player missing
+ * there was not written (their row moved since the read), and none of their batch ids or ledger
+ * rows was. Throws, having written nothing, when a batchId of the group is already stored.
  */
 export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Promise<Map<number, string>> => {
   const c = w.changed;
-  if (c.length === 0 && w.batches.length === 0) return new Map();
+  const k = w.checked;
+  if (c.length === 0 && k.length === 0) return new Map();
   const b = w.batches;
   const r = await q.query<{ id: number; version: string }>(
     writeSql,
@@ -106,6 +115,7 @@ export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Pr
       nowMs,
       numbers(b.map((x) => x.userId)), texts(b.map((x) => x.batchId)), numbers(b.map((x) => x.requested)), numbers(b.map((x) => x.accepted)),
       numbers(b.map((x) => x.earned)),
+      numbers(k.map((r) => r.id)), numbers(k.map((r) => r.version)),
     ],
     // Its result columns are fixed, so it is prepared once per connection (db.ts QueryOptions).
     { name: 'click-group-write' },
