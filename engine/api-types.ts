@@ -65,6 +65,66 @@ export interface UserStatus {
   isFrozen?: boolean;
   /** The locale the player chose on the profile card (`POST /language`), null until chosen: the mini-app starts in it (docs/i18n.md). */
   language?: string | null;
+  /** The daily loop on the server's UTC day (docs/rules.md §15): streak, combo, cipher, reminders. */
+  daily?: DailyStatus;
+}
+
+/**
+ * A player's day (docs/rules.md §15). It never names the day's combo or word: only the combo cards
+ * this player has found today, and whether their word was right.
+ */
+export interface DailyStatus {
+  /** The server's UTC day, YYYY-MM-DD. */
+  day: string;
+  /** Epoch ms when the next UTC day begins (a new reward, a new combo and word). */
+  nextDayAt: number;
+  streak: {
+    /** Days in a row claimed, still alive today (0 after a missed day). */
+    days: number;
+    claimedToday: boolean;
+    /** Today's step on the calendar, 1…10 (claimed or waiting). */
+    step: number;
+    /** MONEY for today's step. */
+    reward: DecimalString;
+  };
+  combo: {
+    /** The combo cards (boost keys) found today, in the order found: the player's filled slots. */
+    found: number[];
+    /** All three found: the reward is paid. */
+    complete: boolean;
+    reward: DecimalString;
+  };
+  cipher: {
+    solved: boolean;
+    /** Wrong guesses still allowed today. */
+    guessesLeft: number;
+    reward: DecimalString;
+  };
+  /** The bot may send reminders (the profile card's switch). */
+  reminders: boolean;
+}
+
+/** The answer to `POST /daily/streak`: the MONEY paid and the fresh state. */
+export interface DailyClaimResult {
+  claimed: DecimalString;
+  status: UserStatus;
+}
+
+/** The answer to `POST /daily/cipher`: right or wrong (never more), the MONEY paid and the fresh state. */
+export interface CipherGuessResult {
+  correct: boolean;
+  claimed: DecimalString;
+  status: UserStatus;
+}
+
+/** The body of `POST /daily/cipher`: the word entered in Morse, as letters A–Z. */
+export interface CipherGuessPayload {
+  word: string;
+}
+
+/** The body of `POST /daily/reminders`: whether the bot may send reminders. */
+export interface RemindersPayload {
+  on: boolean;
 }
 
 /** The body of `POST /language`: one of the nine locales (engine/i18n/locales.ts), or null to follow Telegram's language again. */

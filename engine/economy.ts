@@ -207,6 +207,33 @@ export const economy = {
   toastDurationMs: 2_000,
   imageExportTimeoutMs: 30_000,
 
+  // The daily loop (docs/rules.md §15): every day is a UTC day.
+  /** The streak calendar: MONEY for the 1st…10th day in a row; from the 10th day on, the last step. */
+  dailyStreakRewardsMoney: [10, 15, 20, 30, 40, 50, 65, 80, 100, 120],
+  /** MONEY for upgrading all three of the day's combo cards that day. */
+  dailyComboRewardMoney: 200,
+  dailyComboCards: 3,
+  /** A combo the server picks comes from items 4…this key (the first nine cards, reachable in a week). */
+  dailyComboPoolLastKey: 12,
+  /** MONEY for entering the day's cipher word. */
+  dailyCipherRewardMoney: 100,
+  /** Wrong cipher guesses a player may make in a day (26^n words cannot be guessed at this rate). */
+  dailyCipherGuessesPerDay: 10,
+  dailyCipherMaxLetters: 12,
+  /** Morse on the coin: a press at least this long is a dash, a shorter one a dot. */
+  morseDashMinMs: 250,
+  /** A pause this long after a press ends the letter. */
+  morseLetterGapMs: 900,
+  /** A reminder waits until the player has been away this long. */
+  reminderAwayMs: 60 * 60 * 1_000,
+  /** A streak reminder must leave at least this long before the streak is lost at UTC midnight. */
+  reminderStreakMarginMs: 60 * 60 * 1_000,
+  /**
+   * Quiet hours: an hour is the player's day when the three hours around it hold at least
+   * 1/reminderAwakeShareDen of the hours they were ever active in (docs/rules.md §15.4).
+   */
+  reminderAwakeShareDen: 8,
+
   // Forecast and wallet (§9)
   forecastPrizeMoney: 7_777,
   rewardCardAmount: 25_235,

@@ -83,6 +83,11 @@ export const refusals = {
   forecastAlreadySubmitted: player('You have already submitted your forecast'),
   languageNotOffered: player('language must be one of {locales} or null'),
 
+  // --- The daily loop (docs/rules.md §15): the streak, the cipher.
+  dailyStreakClaimed: player('Today’s reward is already claimed, come back tomorrow'),
+  dailyCipherSolved: player('You have already solved today’s cipher'),
+  dailyCipherLimit: player('No guesses left today, come back tomorrow'),
+
   // --- Referrals (§5).
   refcodeNotFound: player('Referral code not found'),
   ownRefcode: player('You cannot use your own referral code'),
@@ -164,6 +169,14 @@ export const refusals = {
   launchDayNotCalendar: operator('launchDay is not a calendar date'),
   launchDayInFuture: operator('launchDay must not be in the future'),
   launchDaySet: operator('The launch day is already set to {day}'),
+
+  // --- The daily loop's console (docs/admin.md "Daily"): coming days' combo and cipher.
+  dailyDayFormat: operator('{field} must be a date YYYY-MM-DD'),
+  dailyDayBegun: operator('{field} {day} has begun: only coming days can be set'),
+  dailyDayTooFar: operator('{field} must be within {max} days from today'),
+  dailyComboCards: operator('{field} must be {count} different passive cards, keys {first}–{last}'),
+  dailyCipherWord: operator('{field} must be 1–{max} letters A–Z'),
+  dailyPuzzleEmpty: operator('set combo, cipher or both'),
 
   // --- The operator API, the broadcast API and Telegram's webhook.
   operatorApiUnconfigured: operator('The operator API is not configured (OPERATOR_API_KEY is empty)'),

@@ -6,6 +6,8 @@ import { apiPrefix } from '../engine/api-types.ts';
 import { createFrozenSet } from './players/frozen-set.ts';
 import { createAuthenticate } from './players/authenticate.ts';
 import { createServedRound } from './airdrop/served-round.ts';
+import { createPuzzleSource } from './daily/exports.ts';
+import { dailySecretOf } from './core/config/daily-config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './core/config/config.ts';
 import type { Db } from './core/db/db.ts';
@@ -29,6 +31,7 @@ import { referralRoutes } from './routes/referrals.ts';
 import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { walletRoutes } from './routes/wallet.ts';
+import { dailyRoutes } from './routes/daily.ts';
 import type { RedisHandle } from './core/redis.ts';
 import type { OutsideServices } from './tasks/task-evidence.ts';
 
@@ -98,6 +101,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     ...(deps.redis !== undefined ? { redis: deps.redis } : {}),
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
     airdrop,
+    puzzles: createPuzzleSource(dailySecretOf(deps.config)),
   };
 
   await app.register(swagger, {
@@ -123,6 +127,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await api.register(publicRoutes, ctx);
       await api.register(outsideRoutes, ctx);
       await api.register(walletRoutes, ctx);
+      await api.register(dailyRoutes, ctx);
       await api.register(airdropRoutes, ctx);
       await api.register(operatorRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

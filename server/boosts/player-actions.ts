@@ -12,6 +12,7 @@ import { transaction } from '../core/db/transaction.ts';
 import { invalid, conflict } from '../core/errors.ts';
 import { appendLedger, creditDollars, creditMoney } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
+import { noteComboUpgrade, type PuzzleSource } from '../daily/exports.ts';
 
 /**
  * The game's one-row transitions (claims and purchases), each one action in its own transaction
@@ -43,8 +44,9 @@ const refusalMessages: Record<UpgradeRefusal, string> = {
 /**
  * /update-level: claims passive income first, then buys one level of `key` with one conditional
  * UPDATE (… WHERE total_earn >= price AND level = current), so a concurrent spend cannot overdraw.
+ * An upgrade of one of today's combo cards is a find (docs/rules.md §15.2), in the same transaction.
  */
-export const buyLevel = (db: Db, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> =>
+export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     const { row } = await claimPassiveIn(tx, userId, nowMs);
     const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
@@ -75,6 +77,7 @@ export const buyLevel = (db: Db, userId: number, key: BoostKey, nowMs: number): 
     }
     if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'levelKey');
     await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
+    await noteComboUpgrade(tx, puzzles, userId, key, nowMs);
     return loadUser(tx, userId);
   });
 

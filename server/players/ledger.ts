@@ -6,8 +6,8 @@ import { crossesInviteThreshold } from './invite-bonus.ts';
 
 export type Currency = 'DOLLAR' | 'MONEY';
 
-/** Kinds of MONEY claim that pay the referrer 5 % (welcome, Easter egg, tasks, ads as a task, the forecast prize). */
-export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads', 'forecast']);
+/** Kinds of MONEY claim that pay the referrer 5 % (welcome, Easter egg, tasks, ads as a task, the forecast prize, the daily loop's streak, combo and cipher). */
+export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads', 'forecast', 'daily-streak', 'daily-combo', 'daily-cipher']);
 
 export interface Credit {
   userId: number;

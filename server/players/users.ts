@@ -4,6 +4,7 @@ import { availableEnergy } from '../../engine/energy.ts';
 import { toWire } from '../../engine/money.ts';
 import { passiveAccrued, passivePerSecond } from '../../engine/passive.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
+import { dailyStatusOf, type DailyRecord } from '../../engine/daily.ts';
 import { meanAgeDays } from '../../engine/titles.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { notFound } from '../core/errors.ts';
@@ -46,6 +47,15 @@ export interface UserRow {
   frozen_at?: Date | string | null;
   /** The locale chosen on the profile card, null until chosen (docs/i18n.md). */
   language?: string | null;
+  // The daily loop (migration 0950, docs/rules.md §15); absent in rows read before it.
+  daily_streak_day?: number;
+  daily_streak_count?: number;
+  daily_combo_day?: number;
+  daily_combo_found?: number[];
+  daily_cipher_day?: number;
+  daily_cipher_solved?: boolean;
+  daily_cipher_misses?: number;
+  reminders_off?: boolean;
 }
 
 /** Reads a player's row; `forUpdate` locks it until the transaction ends. */
@@ -63,6 +73,17 @@ export const ageRewardOf = (row: Pick<UserRow, 'tele_age' | 'tw_age' | 'is_premi
   twReward: toWire(welcomeReward(0, row.tw_age, false)),
   premiumReward: toWire(welcomeReward(0, 0, row.is_premium)),
   total: toWire(welcomeReward(row.tele_age, row.tw_age, row.is_premium)),
+});
+
+/** What a row holds of the player's day (docs/rules.md §15). */
+export const dailyRecordOf = (row: UserRow): DailyRecord => ({
+  streak: { lastDay: Number(row.daily_streak_day ?? 0), count: row.daily_streak_count ?? 0 },
+  comboDay: row.daily_combo_day ?? 0,
+  comboFound: (row.daily_combo_found ?? []).map(Number),
+  cipherDay: row.daily_cipher_day ?? 0,
+  cipherSolved: row.daily_cipher_solved === true,
+  cipherMisses: row.daily_cipher_misses ?? 0,
+  remindersOff: row.reminders_off === true,
 });
 
 /** The spec §3 user status of a row at nowMs (the server's clock). */
@@ -103,6 +124,7 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     boostChannelCnt: row.boost_channel_cnt,
     serverTime: nowMs,
     language: row.language ?? null,
+    daily: dailyStatusOf(dailyRecordOf(row), nowMs),
     ...(row.frozen_at != null ? { isFrozen: true } : {}),
   };
 };

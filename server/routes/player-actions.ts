@@ -80,7 +80,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
       const key = request.body.levelKey;
       if (!isPurchasableKey(key)) throw badRequest('Unknown levelKey', 'levelKey');
       const now = ctx.clock.now();
-      return statusOf(await buyLevel(ctx.db, playerOf(request).id, key, now), now);
+      return statusOf(await buyLevel(ctx.db, ctx.puzzles, playerOf(request).id, key, now), now);
     },
   );
 

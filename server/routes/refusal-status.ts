@@ -50,6 +50,10 @@ export const statusOfCode: Record<RefusalCode, number> = {
   forecastAlreadySubmitted: 409,
   languageNotOffered: 400,
 
+  dailyStreakClaimed: 409,
+  dailyCipherSolved: 409,
+  dailyCipherLimit: 429,
+
   refcodeNotFound: 404,
   ownRefcode: 400,
   referrerAlreadySet: 409,
@@ -123,6 +127,13 @@ export const statusOfCode: Record<RefusalCode, number> = {
   launchDayNotCalendar: 400,
   launchDayInFuture: 400,
   launchDaySet: 409,
+
+  dailyDayFormat: 400,
+  dailyDayBegun: 400,
+  dailyDayTooFar: 400,
+  dailyComboCards: 400,
+  dailyCipherWord: 400,
+  dailyPuzzleEmpty: 400,
 
   operatorApiUnconfigured: 503,
   wrongApiKey: 401,

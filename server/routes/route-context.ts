@@ -5,6 +5,7 @@ import type { Db } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import type { OutsideServices } from '../tasks/task-evidence.ts';
 import type { ServedRound } from '../airdrop/served-round.ts';
+import type { PuzzleSource } from '../daily/exports.ts';
 
 /**
  * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
@@ -20,4 +21,6 @@ export interface RouteContext {
   redis?: RedisHandle;
   /** The airdrop round the claim API serves, shared with the console (one per app). */
   airdrop: ServedRound;
+  /** Today's combo and cipher word, drawn from the daily secret when unset (one per app, docs/rules.md §15). */
+  puzzles: PuzzleSource;
 }

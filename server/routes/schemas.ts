@@ -28,6 +28,22 @@ export const ageRewardSchema = {
   required: ['avgAge', 'teleReward', 'twReward', 'premiumReward', 'total'],
 };
 
+/** `daily` of the status (engine/api-types.ts DailyStatus): never the day's combo or word. */
+export const dailyStatusSchema = {
+  ...objectOf({
+    day: 'string',
+    nextDayAt: 'integer',
+    streak: { ...objectOf({ days: 'integer', claimedToday: 'boolean', step: 'integer', reward: 'decimal' }), required: ['days', 'claimedToday', 'step', 'reward'] },
+    combo: {
+      ...objectOf({ found: { type: 'array', items: { type: 'integer' }, description: 'combo cards found today, in order found' }, complete: 'boolean', reward: 'decimal' }),
+      required: ['found', 'complete', 'reward'],
+    },
+    cipher: { ...objectOf({ solved: 'boolean', guessesLeft: 'integer', reward: 'decimal' }), required: ['solved', 'guessesLeft', 'reward'] },
+    reminders: 'boolean',
+  }),
+  required: ['day', 'nextDayAt', 'streak', 'combo', 'cipher', 'reminders'],
+};
+
 export const userStatusSchema = {
   $id: 'UserStatus',
   ...objectOf({
@@ -65,6 +81,7 @@ export const userStatusSchema = {
     serverTime: 'integer',
     isFrozen: 'boolean',
     language: { type: ['string', 'null'], description: 'The locale chosen on the profile card (POST /language), null until chosen' },
+    daily: dailyStatusSchema,
   }),
 };
 
@@ -109,7 +126,7 @@ export const pageOf = (item: object) => objectOf({ items: { type: 'array', items
 /** `{ message, status }`: the answer of purchases and one-off claims. */
 export const messageStatusSchema = objectOf({ message: 'string', status: userStatusSchema });
 
-export const errorSchema = objectOf({ error: 'string', message: 'string', field: 'string' });
+export const errorSchema = objectOf({ error: 'string', message: 'string', field: 'string', code: 'string' });
 
 export const decimalSchema = decimal;
 
