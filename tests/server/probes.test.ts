@@ -142,6 +142,15 @@ describe.each(backends)('the probes and /metrics (%s)', (backend) => {
   });
 });
 
+describe('METRICS_TOKEN', () => {
+  it('is refused, naming it, when it is short or holds spaces; unset or empty means no /metrics', () => {
+    expect(() => loadConfig(testEnv('pglite', { METRICS_TOKEN: 'short' }))).toThrow(/METRICS_TOKEN: must be 16–256 visible ASCII characters/);
+    expect(() => loadConfig(testEnv('pglite', { METRICS_TOKEN: 'has a space in it, 0123456789' }))).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig(testEnv('pglite', { METRICS_TOKEN: '' })).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig(testEnv('pglite', { METRICS_TOKEN: token })).METRICS_TOKEN).toBe(token);
+  });
+});
+
 describe('draining', () => {
   it('starts with the first SIGTERM, before any shutdown step runs', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/drain.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
