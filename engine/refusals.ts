@@ -163,6 +163,7 @@ export const refusals = {
   roundExpireAtDiffers: operator('round {round} was built with expireAt {expireAt}'),
   roundDatesDiffer: operator('round {round} is built with other dates'),
   expireBeforeStart: operator('expireAt must be after startFrom'),
+  expireInPast: operator('expireAt must be in the future (now is {now} unix s)'),
 
   // --- The forecast settlement (operator API).
   launchDayFormat: operator('launchDay must be a date YYYY-MM-DD'),

@@ -5,14 +5,14 @@
  * served at once.
  */
 import type { Db } from '../core/db/db.ts';
-import { unavailable } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { AirdropTree } from './airdrop-tree.ts';
 import { latestBuiltRound, loadRoundTree, type RoundSummary } from './snapshot.ts';
 
 export interface ServedRound {
   /** The newest built round, or null; at most 1 s old. */
   round(): Promise<RoundSummary | null>;
-  /** The round's dictionary, or a 503 while it loads (the first ask starts the load). */
+  /** The round's dictionary, or `airdropLoading` while it loads (the first ask starts the load). */
   treeOf(round: number): AirdropTree;
   /** A snapshot was just taken: serve it now, with its dictionary when the build has it in hand. */
   snapshotTaken(round: number, tree?: AirdropTree): void;
@@ -45,7 +45,7 @@ export const createServedRound = (db: Db, logError: (err: unknown, round: number
           logError(err, round);
         });
       }
-      throw unavailable('the airdrop dictionary is loading; retry shortly');
+      throw refuse('airdropLoading');
     },
     snapshotTaken: (round, tree) => {
       if (tree !== undefined) ready.set(round, tree);

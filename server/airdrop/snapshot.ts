@@ -5,7 +5,7 @@
  */
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { invalid, conflict } from '../core/errors.ts';
+import { refuse, type Refusal } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 
@@ -95,7 +95,7 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
       [p.round],
     );
     const s = (await roundSummary(tx, p.round))!;
-    if (s.wallets === 0) throw conflict('no eligible player: nobody with a linked wallet and MONEY above 0', 'round');
+    if (s.wallets === 0) throw refuse('noEligiblePlayer', { field: 'round' });
     return s;
   });
 
@@ -148,10 +148,10 @@ const buildFrozen = async (db: Db, s: RoundSummary, nowMs: number, phase: PhaseL
  * What is wrong with a new round's dates, or null: claims must close after they open, and in the
  * future (a round is immutable once built, so one already closed could never be claimed).
  */
-export const roundDatesProblem = (p: RoundParams, nowMs: number): { field: 'expireAt'; message: string } | null => {
-  if (p.expireAt <= p.startFrom) return { field: 'expireAt', message: 'expireAt must be after startFrom' };
+export const roundDatesProblem = (p: RoundParams, nowMs: number): Refusal | null => {
+  if (p.expireAt <= p.startFrom) return refuse('expireBeforeStart', { field: 'expireAt' });
   const nowS = Math.floor(nowMs / 1000);
-  if (p.expireAt <= nowS) return { field: 'expireAt', message: `expireAt must be in the future (now is ${nowS} unix s)` };
+  if (p.expireAt <= nowS) return refuse('expireInPast', { field: 'expireAt', values: { now: nowS } });
   return null;
 };
 
@@ -177,12 +177,12 @@ export const takeSnapshot = async (
   const before = await roundSummary(db, p.round);
   if (before?.status !== 'built') {
     const problem = roundDatesProblem(p, nowMs);
-    if (problem !== null) throw invalid(problem.message, problem.field);
+    if (problem !== null) throw problem;
   }
   const s = before ?? (await freeze(db, p, nowMs));
   phase('freeze allocations');
-  if (s.startFrom !== p.startFrom) throw conflict(`round ${p.round} was built with startFrom ${s.startFrom}`, 'startFrom');
-  if (s.expireAt !== p.expireAt) throw conflict(`round ${p.round} was built with expireAt ${s.expireAt}`, 'expireAt');
+  if (s.startFrom !== p.startFrom) throw refuse('roundStartFromDiffers', { field: 'startFrom', values: { round: p.round, startFrom: s.startFrom } });
+  if (s.expireAt !== p.expireAt) throw refuse('roundExpireAtDiffers', { field: 'expireAt', values: { round: p.round, expireAt: s.expireAt } });
   if (s.status === 'built') return { summary: s, created: false };
   const built = await buildFrozen(db, s, nowMs, phase, onBuilt);
   return { ...built, created: before === null };
@@ -221,7 +221,7 @@ export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, on
     building.set(p.round, job);
   }
   const { summary, created, tree } = await job;
-  if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw conflict(`round ${p.round} is built with other dates`, 'startFrom');
+  if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw refuse('roundDatesDiffer', { field: 'startFrom', values: { round: p.round } });
   return { summary, created: created && !waited, ...(tree !== undefined ? { tree } : {}) };
 };
 

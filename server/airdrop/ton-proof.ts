@@ -12,6 +12,8 @@
 import { createHash } from 'node:crypto';
 import { Cell, contractAddress, loadStateInit, type Address } from '@ton/core';
 import { signVerify } from '@ton/crypto';
+import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
+import { refuse, type Refusal } from '../core/errors.ts';
 import { parseTonAddress } from './ton-address.ts';
 
 /** The standard wallets' code hashes (hex) and how each one's data cell holds the public key. */
@@ -55,9 +57,10 @@ export interface VerifiedWallet {
   payload: string;
 }
 
-export type ProofCheck = { ok: true; wallet: VerifiedWallet } | { ok: false; field: string; message: string };
+/** The verdict; a failure is the refusal naming the field that failed. */
+export type ProofCheck = { ok: true; wallet: VerifiedWallet } | { ok: false; refusal: Refusal };
 
-const fail = (field: string, message: string): ProofCheck => ({ ok: false, field, message });
+const fail = (field: string, code: RefusalCode, values?: RefusalValues): ProofCheck => ({ ok: false, refusal: refuse(code, { field, ...(values !== undefined ? { values } : {}) }) });
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 
 /** The bytes the wallet signs for a ton_proof (exported for tests that play the wallet). */
@@ -80,41 +83,41 @@ export const tonProofSignedHash = (address: Address, domain: string, timestampS:
 export const verifyTonProof = (req: TonProofRequest, opts: { domain: string; nowMs: number; ttlS: number }): ProofCheck => {
   // Raw, as TON Connect gives it. Mintless jetton wallets live in the basechain, and so do the wallets that claim them.
   const parsed = parseTonAddress(req.address, { workchains: [0], friendly: false });
-  if (!parsed.ok) return fail('address', `address ${parsed.message} (only basechain wallets can be linked)`);
+  if (!parsed.ok) return fail('address', 'walletAddressInvalid');
   const address = parsed.address;
-  if (req.network !== undefined && req.network !== '-239') return fail('network', 'the wallet must be on TON mainnet (-239)');
+  if (req.network !== undefined && req.network !== '-239') return fail('network', 'walletNotMainnet');
 
   let code: Cell;
   let data: Cell;
   try {
     const init = loadStateInit(Cell.fromBase64(req.walletStateInit).beginParse());
-    if (!init.code || !init.data) return fail('walletStateInit', 'walletStateInit must have code and data');
+    if (!init.code || !init.data) return fail('walletStateInit', 'stateInitIncomplete');
     code = init.code;
     data = init.data;
-    if (!contractAddress(address.workChain, { code, data }).equals(address)) return fail('walletStateInit', 'address does not match walletStateInit');
+    if (!contractAddress(address.workChain, { code, data }).equals(address)) return fail('walletStateInit', 'stateInitAddressMismatch');
   } catch {
-    return fail('walletStateInit', 'walletStateInit must be a base64 BoC of a StateInit');
+    return fail('walletStateInit', 'stateInitNotBoc');
   }
   const known = walletVersions[code.hash().toString('hex')];
-  if (known === undefined) return fail('walletStateInit', `unsupported wallet; supported: ${supportedWalletVersions.join(', ')}`);
+  if (known === undefined) return fail('walletStateInit', 'walletUnsupported', { versions: supportedWalletVersions.join(', ') });
   let publicKey: Buffer;
   try {
     publicKey = known.publicKey(data);
   } catch {
-    return fail('walletStateInit', 'the wallet data cell has no public key');
+    return fail('walletStateInit', 'walletNoPublicKey');
   }
-  if (req.publicKey !== undefined && req.publicKey.toLowerCase() !== publicKey.toString('hex')) return fail('publicKey', 'publicKey does not match walletStateInit');
+  if (req.publicKey !== undefined && req.publicKey.toLowerCase() !== publicKey.toString('hex')) return fail('publicKey', 'publicKeyMismatch');
 
   const { proof } = req;
-  if (proof.domain.value !== opts.domain) return fail('proof.domain', `proof is for domain "${proof.domain.value}", expected "${opts.domain}"`);
-  if (proof.domain.lengthBytes !== Buffer.byteLength(proof.domain.value, 'utf8')) return fail('proof.domain', 'proof.domain.lengthBytes does not match its value');
+  if (proof.domain.value !== opts.domain) return fail('proof.domain', 'proofWrongDomain', { domain: proof.domain.value, expected: opts.domain });
+  if (proof.domain.lengthBytes !== Buffer.byteLength(proof.domain.value, 'utf8')) return fail('proof.domain', 'proofDomainLength');
   const nowS = Math.floor(opts.nowMs / 1000);
-  if (proof.timestamp < nowS - opts.ttlS) return fail('proof.timestamp', 'proof has expired; connect the wallet again');
-  if (proof.timestamp > nowS + 60) return fail('proof.timestamp', 'proof timestamp is in the future');
+  if (proof.timestamp < nowS - opts.ttlS) return fail('proof.timestamp', 'proofExpired');
+  if (proof.timestamp > nowS + 60) return fail('proof.timestamp', 'proofFromFuture');
 
   const signature = Buffer.from(proof.signature, 'base64');
-  if (signature.length !== 64) return fail('proof.signature', 'proof.signature must be 64 bytes, base64');
+  if (signature.length !== 64) return fail('proof.signature', 'proofSignatureMalformed');
   const signed = tonProofSignedHash(address, proof.domain.value, proof.timestamp, proof.payload);
-  if (!signVerify(signed, signature, publicKey)) return fail('proof.signature', 'proof signature does not verify with the wallet’s public key');
+  if (!signVerify(signed, signature, publicKey)) return fail('proof.signature', 'proofSignatureInvalid');
   return { ok: true, wallet: { address: address.toRawString(), publicKey: publicKey.toString('hex'), version: known.version, payload: proof.payload } };
 };

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { conflict } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { VerifiedWallet } from './ton-proof.ts';
 
 const hashOf = (payload: string) => createHash('sha256').update(payload).digest('hex');
@@ -29,7 +29,7 @@ export interface LinkedWallet {
 
 /**
  * Links a verified wallet: consumes the payload (issued to this player, unexpired, unused) and
- * writes the link, in one transaction. Throws a 409 naming the field when any of it fails.
+ * writes the link, in one transaction. Refuses naming the field when any of it fails.
  */
 export const linkWallet = async (db: Db, userId: number, wallet: VerifiedWallet, nowMs: number): Promise<LinkedWallet> =>
   transaction(db, async (tx) => {
@@ -38,7 +38,7 @@ export const linkWallet = async (db: Db, userId: number, wallet: VerifiedWallet,
        WHERE payload_hash = $1 AND user_id = $2 AND used_at_ms IS NULL AND expires_at_ms >= $3`,
       [hashOf(wallet.payload), userId, nowMs],
     );
-    if (used.rowCount !== 1) throw conflict('proof.payload was not issued to you, has expired or was already used; connect the wallet again', 'proof.payload');
+    if (used.rowCount !== 1) throw refuse('proofPayloadSpent', { field: 'proof.payload' });
     // Either key may clash: the player's (a second wallet, also when two links race) or the wallet's
     // (another player's). The insert skips both and the row it met tells which; the throw rolls back the payload too.
     const inserted = await tx.query(
@@ -49,8 +49,8 @@ export const linkWallet = async (db: Db, userId: number, wallet: VerifiedWallet,
     if (inserted.rowCount !== 1) {
       const met = await tx.query<{ user_id: string; address: string }>('SELECT user_id::text, address FROM ton_wallets WHERE user_id = $1 OR address = $2', [userId, wallet.address]);
       const mine = met.rows.find((r) => r.user_id === String(userId));
-      if (mine !== undefined) throw conflict(mine.address === wallet.address ? 'this wallet is already linked' : 'unlink your current wallet first', 'address');
-      throw conflict(met.rows.length > 0 ? 'this wallet is linked to another player' : 'the wallet link changed meanwhile; connect the wallet again', 'address');
+      if (mine !== undefined) throw refuse(mine.address === wallet.address ? 'walletAlreadyLinked' : 'unlinkWalletFirst', { field: 'address' });
+      throw refuse(met.rows.length > 0 ? 'walletLinkedElsewhere' : 'walletLinkRaced', { field: 'address' });
     }
     return { address: wallet.address, version: wallet.version, linkedAtMs: nowMs };
   });

@@ -2,14 +2,14 @@
 import { boostCatalogue, economy, energyLimitKey, handheldKey, type BoostKey } from '../../engine/economy.ts';
 import { availableEnergy } from '../../engine/energy.ts';
 import { toWire } from '../../engine/money.ts';
-import { messages } from '../../engine/messages.ts';
 import { passiveAccrued } from '../../engine/passive.ts';
 import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/prices.ts';
 import { welcomeReward } from '../../engine/rewards.ts';
-import { boostLevel, upgradeRefusal, type UpgradeRefusal } from '../../engine/upgrades.ts';
+import { upgradeRefusalCode } from '../../engine/refusals.ts';
+import { boostLevel, upgradeRefusal } from '../../engine/upgrades.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { invalid, conflict } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { appendLedger, creditDollars, creditMoney } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
 import { noteComboUpgrade, type PuzzleSource } from '../daily/exports.ts';
@@ -35,12 +35,6 @@ const claimPassiveIn = async (tx: Queryable, userId: number, nowMs: number): Pro
 export const claimPassive = (db: Db, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> =>
   transaction(db, (tx) => claimPassiveIn(tx, userId, nowMs));
 
-const refusalMessages: Record<UpgradeRefusal, string> = {
-  'max-level': 'This upgrade is already at its maximum level',
-  locked: 'This item is locked: upgrade the previous item first',
-  unaffordable: 'Not enough money for this upgrade',
-};
-
 /**
  * /update-level: claims passive income first, then buys one level of `key` with one conditional
  * UPDATE (… WHERE total_earn >= price AND level = current), so a concurrent spend cannot overdraw.
@@ -51,7 +45,7 @@ export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: Boo
     const { row } = await claimPassiveIn(tx, userId, nowMs);
     const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
     const refusal = upgradeRefusal(key, owned, row.total_earn, '0');
-    if (refusal !== null) throw invalid(refusalMessages[refusal], 'levelKey');
+    if (refusal !== null) throw refuse(upgradeRefusalCode[refusal], { field: 'levelKey' });
     const level = boostLevel(owned, key);
     const price = toWire(priceOf(key, level));
     let r;
@@ -75,7 +69,7 @@ export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: Boo
         [userId, price, level, String(key)],
       );
     }
-    if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'levelKey');
+    if (r.rowCount !== 1) throw refuse('upgradeNotApplied', { field: 'levelKey' });
     await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
     await noteComboUpgrade(tx, puzzles, userId, key, nowMs);
     return loadUser(tx, userId);
@@ -86,15 +80,15 @@ export const buyReferralLevel = (db: Db, userId: number, level: number, nowMs: n
   transaction(db, async (tx) => {
     const row = await loadUser(tx, userId, true);
     const next = nextReferralLevel(row.ref_level);
-    if (next === undefined) throw invalid('Referral level is already at its maximum', 'level');
-    if (level !== next.level) throw invalid(`level must be the next referral level, ${next.level}`, 'level');
-    if (!canUpgradeReferral(row.ref_level, row.total_money)) throw invalid(`Not enough MONEY: level ${next.level} costs ${next.priceMoney}`, 'level');
+    if (next === undefined) throw refuse('refLevelAtMax', { field: 'level' });
+    if (level !== next.level) throw refuse('refLevelNotNext', { field: 'level', values: { level: next.level } });
+    if (!canUpgradeReferral(row.ref_level, row.total_money)) throw refuse('refLevelUnaffordable', { field: 'level', values: { level: next.level, price: next.priceMoney } });
     const r = await tx.query(
       `UPDATE users SET total_money = total_money - $2::numeric, ref_level = ref_level + 1
        WHERE id = $1 AND total_money >= $2::numeric AND ref_level = $3`,
       [userId, String(next.priceMoney), row.ref_level],
     );
-    if (r.rowCount !== 1) throw conflict('The upgrade could not be applied, please try again', 'level');
+    if (r.rowCount !== 1) throw refuse('upgradeNotApplied', { field: 'level' });
     if (next.priceMoney > 0)
       await appendLedger(tx, [{ userId, currency: 'MONEY', amount: `-${next.priceMoney}`, kind: 'ref-level', reference: `ref-level:${next.level}` }], nowMs);
     return loadUser(tx, userId);
@@ -107,7 +101,7 @@ export const buyReferralLevel = (db: Db, userId: number, level: number, nowMs: n
 export const claimWelcome = (db: Db, userId: number, nowMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     const row = await loadUser(tx, userId, true);
-    if (row.is_claimed_welcome) throw conflict(messages.easterAlreadyClaimed);
+    if (row.is_claimed_welcome) throw refuse('rewardAlreadyClaimed');
     await tx.query('UPDATE users SET is_claimed_welcome = true, tw_reward_paid = tw_age > 0 WHERE id = $1', [userId]);
     await creditMoney(tx, { userId, amount: welcomeReward(row.tele_age, row.tw_age, row.is_premium), kind: 'welcome', reference: 'welcome', nowMs });
     return loadUser(tx, userId);
@@ -132,7 +126,7 @@ export const payXAgeReward = async (tx: Queryable, userId: number, nowMs: number
 export const claimEaster = (db: Db, userId: number, nowMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     const row = await loadUser(tx, userId, true);
-    if (row.is_claimed_easter) throw conflict(messages.easterAlreadyClaimed);
+    if (row.is_claimed_easter) throw refuse('rewardAlreadyClaimed');
     await tx.query('UPDATE users SET is_claimed_easter = true WHERE id = $1', [userId]);
     await creditMoney(tx, { userId, amount: economy.easterEggRewardMoney, kind: 'easter', reference: 'easter', nowMs });
     return loadUser(tx, userId);
@@ -142,7 +136,7 @@ export const claimEaster = (db: Db, userId: number, nowMs: number): Promise<User
 export const setForecast = (db: Db, userId: number, days: number, nowMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     const r = await tx.query('INSERT INTO forecasts (user_id, days, created_at_ms) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO NOTHING', [userId, days, nowMs]);
-    if (r.rowCount !== 1) throw conflict('You have already submitted your forecast', 'days');
+    if (r.rowCount !== 1) throw refuse('forecastAlreadySubmitted', { field: 'days' });
     await tx.query('UPDATE users SET pre_wl_coming = $2 WHERE id = $1', [userId, days]);
     return loadUser(tx, userId);
   });

@@ -2,25 +2,27 @@
  * One way to call an outside service: a JSON request with a hard timeout. Every failure becomes an
  * `OutsideServiceError` naming the service, so callers fail closed with a clear reason.
  */
-import { HttpError } from './http-errors.ts';
-
 export type ServiceFailure = 'unconfigured' | 'unreachable' | 'timeout' | 'bad-response' | 'refused';
 
 /**
- * A failed outside call. This folder is an adapter at the edge, so it is an HttpError 503: a route
- * that lets it through answers a clear "unavailable" without leaking URLs; `detail` (logs, tests)
- * says what happened.
+ * A failed outside call: a fault, not a refusal. The edge answers one that reaches it as
+ * `outsideServiceUnavailable` (503) naming only the service; `message` (logs, tests) says what
+ * happened, settings and URLs included, and never reaches a client.
  */
-export class OutsideServiceError extends HttpError {
-  readonly detail: string;
+export class OutsideServiceError extends Error {
+  override readonly name = 'OutsideServiceError';
   constructor(
     readonly service: string,
     readonly failure: ServiceFailure,
     detail: string,
+    options?: { cause?: unknown },
   ) {
-    super(503, 'Service Unavailable', `The ${service} check is unavailable right now, please try again later`);
-    this.name = 'OutsideServiceError';
-    this.detail = `${service}: ${failure}${detail ? ` (${detail})` : ''}`;
+    super(`${service}: ${failure}${detail ? ` (${detail})` : ''}`, options);
+  }
+
+  /** What happened, for the logs: `<service>: <failure> (<detail>)`. */
+  get detail(): string {
+    return this.message;
   }
 }
 
@@ -43,15 +45,15 @@ export const requestJson = async (service: string, url: string, init: RequestIni
     res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const name = (err as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new OutsideServiceError(service, 'timeout', `no answer in ${timeoutMs} ms`);
-    throw new OutsideServiceError(service, 'unreachable', (err as Error).message);
+    if (name === 'TimeoutError' || name === 'AbortError') throw new OutsideServiceError(service, 'timeout', `no answer in ${timeoutMs} ms`, { cause: err });
+    throw new OutsideServiceError(service, 'unreachable', (err as Error).message, { cause: err });
   }
   let text: string;
   try {
     text = await res.text();
   } catch (err) {
     const name = (err as Error).name;
-    throw new OutsideServiceError(service, name === 'TimeoutError' ? 'timeout' : 'unreachable', (err as Error).message);
+    throw new OutsideServiceError(service, name === 'TimeoutError' ? 'timeout' : 'unreachable', (err as Error).message, { cause: err });
   }
   let body: unknown = null;
   try {

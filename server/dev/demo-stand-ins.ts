@@ -19,6 +19,7 @@ import { startFakeTelegram, type FakeTelegram } from './stand-ins/fake-telegram.
 import { startFakeTurnstile, type FakeTurnstile } from './stand-ins/fake-turnstile.ts';
 import { startFakeX, xSettings, type FakeX } from './stand-ins/fake-x.ts';
 import { turnstileWidgetScript } from './stand-ins/turnstile-widget.ts';
+import { refuse } from '../core/errors.ts';
 
 /** The exchange id the demo's partner exchanges know as signed up through our link. */
 export const demoExchangeUid = '100100';
@@ -95,9 +96,9 @@ export const registerDemoRoutes = (app: FastifyInstance, demo: DemoStandIns, por
   if (demo.services.includes('ads')) {
     app.get(demoPaths.adsgramScript, (_req, reply) => reply.type('text/javascript').send(adsgramSdkScript(demoPaths.adsgramWatched)));
     // After a full view Adsgram's server calls our reward URL; the demo does the same, over HTTP.
-    app.post<{ Body: { userId?: unknown } }>(demoPaths.adsgramWatched, async (req, reply) => {
+    app.post<{ Body: { userId?: unknown } }>(demoPaths.adsgramWatched, async (req) => {
       const userId = Number(req.body?.userId);
-      if (!Number.isSafeInteger(userId) || userId <= 0) return reply.code(400).send({ error: 'Bad Request', message: 'userId must be a Telegram user id', field: 'userId' });
+      if (!Number.isSafeInteger(userId) || userId <= 0) throw refuse('devNotTelegramUserId', { field: 'userId' });
       const base = `http://127.0.0.1:${port()}${apiPrefix}`;
       return sendAdsgramReward(adsgramRewardUrl(base, config.ADSGRAM_CALLBACK_KEY), userId);
     });
@@ -106,7 +107,7 @@ export const registerDemoRoutes = (app: FastifyInstance, demo: DemoStandIns, por
     // t.me/boost/<channel> boosts it and t.me/<channel> joins it, for the Telegram user `user`.
     app.get<{ Params: { '*': string }; Querystring: { user?: string } }>(`${demoPaths.telegramPage}*`, (req, reply) => {
       const user = Number(req.query.user);
-      if (!Number.isSafeInteger(user) || user <= 0) return reply.code(400).send({ error: 'Bad Request', message: 'user must be a Telegram user id', field: 'user' });
+      if (!Number.isSafeInteger(user) || user <= 0) throw refuse('devNotTelegramUserId', { field: 'user' });
       // The stand-in plays our channel (BOOST_CHANNEL_ID / CHANNEL_URL) whichever name the task's link has.
       const first = req.params['*'].split('/')[0];
       const channel = telegram.settings.boostChat;

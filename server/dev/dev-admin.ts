@@ -9,6 +9,7 @@ import { signInitData } from '../players/init-data.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import { demoUser } from './launch-url.ts';
+import { refuse } from '../core/errors.ts';
 
 /** The config with the demo player as admin when none is listed (development token only). */
 export const withDevAdmin = (config: Config): Config => (config.ADMIN_IDS ? config : { ...config, ADMIN_IDS: String(demoUser.id) });
@@ -26,7 +27,7 @@ export const adminLaunchUrl = (opts: { publicUrl: string; botToken: string; conf
 export const registerDevAdmin = (app: FastifyInstance, opts: { botToken: string; clock: Clock; config: Config }): void => {
   app.get('/dev/admin', (_req, reply) => {
     const url = adminLaunchUrl({ publicUrl: '', botToken: opts.botToken, config: opts.config, nowMs: opts.clock.now() });
-    if (url === null) return reply.code(404).send({ error: 'Not Found', message: 'ADMIN_IDS is empty' });
+    if (url === null) throw refuse('devNoAdminIds');
     return reply.header('cache-control', 'no-store').redirect(url, 302);
   });
 };

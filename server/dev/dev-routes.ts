@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock, ManualClock } from '../core/clock.ts';
 import { demoUser, launchUrl } from './launch-url.ts';
+import { refuse } from '../core/errors.ts';
 
 /** A clock that runs with real time plus an offset tests can move forward (TEST_MODE launches). */
 export const offsetClock = (base: Clock = { now: () => Date.now() }): ManualClock => {
@@ -27,7 +28,7 @@ export const testClockPath = '/money/api/test/clock';
 export const registerDevLaunch = (app: FastifyInstance, opts: { botToken: string; clock: Clock }): void => {
   app.get<{ Querystring: { user?: string; username?: string; start?: string; premium?: string } }>('/dev/launch', (req, reply) => {
     const { user, username, start, premium } = req.query;
-    if (user !== undefined && !/^\d{1,15}$/.test(user)) return reply.code(400).send({ error: 'Bad Request', message: 'user must be a numeric id', field: 'user' });
+    if (user !== undefined && !/^\d{1,15}$/.test(user)) throw refuse('devUserNotNumeric', { field: 'user' });
     const id = user !== undefined ? Number(user) : demoUser.id;
     const url = launchUrl({
       publicUrl: '',
@@ -43,10 +44,9 @@ export const registerDevLaunch = (app: FastifyInstance, opts: { botToken: string
 /** POST testClockPath `{ advanceMs }` moves the clock forward; GET reads it. TEST_MODE only. */
 export const registerTestClock = (app: FastifyInstance, clock: ManualClock): void => {
   app.get(testClockPath, () => ({ now: clock.now() }));
-  app.post<{ Body: { advanceMs?: unknown } }>(testClockPath, (req, reply) => {
+  app.post<{ Body: { advanceMs?: unknown } }>(testClockPath, (req) => {
     const ms = req.body?.advanceMs;
-    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0)
-      return reply.code(400).send({ error: 'Bad Request', message: 'advanceMs must be a non-negative integer', field: 'advanceMs' });
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) throw refuse('devAdvanceMs', { field: 'advanceMs' });
     clock.advance(ms);
     return { now: clock.now() };
   });

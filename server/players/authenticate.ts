@@ -9,7 +9,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import type { FrozenSet } from './frozen-set.ts';
-import { HttpError, body, unauthorized } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';
 import { teleAgeDays } from './tele-age.ts';
 
@@ -27,7 +27,7 @@ declare module 'fastify' {
 
 /** The player of an authenticated route (the authenticate hook ran). */
 export const playerOf = (request: FastifyRequest): Player => {
-  if (request.player === undefined) throw unauthorized('Authorization required');
+  if (request.player === undefined) throw refuse('authorizationRequired');
   return request.player;
 };
 
@@ -97,7 +97,7 @@ interface Session {
 
 /**
  * The onRequest hook of every authenticated route: Telegram init data in `Authorization` (raw or
- * `tma <raw>`), checked in constant time; any failure is a 401 `{ error, message }`.
+ * `tma <raw>`), checked in constant time; any failure refuses with its initData* code.
  */
 export const createAuthenticate = (deps: AuthDeps) => {
   if (deps.config.BOT_TOKEN === undefined) throw new Error('createApp needs config.BOT_TOKEN to check Telegram init data');
@@ -111,16 +111,13 @@ export const createAuthenticate = (deps: AuthDeps) => {
   const active = new BoundedMap<number, number>(200_000);
   const expired = (s: Session, nowMs: number) => Math.floor(nowMs / 1_000) - s.data.authDate > maxAgeS;
 
-  /** Checks init data and brings the player's row up to date; undefined when it answered 401. */
-  const settle = async (reply: FastifyReply, raw: string | undefined, nowMs: number): Promise<Session | undefined> => {
+  /** Checks init data and brings the player's row up to date; refuses init data that fails the check. */
+  const settle = async (raw: string | undefined, nowMs: number): Promise<Session> => {
     let session = raw === undefined ? undefined : verified.get(raw);
     if (session !== undefined && expired(session, nowMs)) session = undefined;
     if (session === undefined) {
       const check = verifyInitData(raw, secret, nowMs, maxAgeS);
-      if (!check.ok) {
-        await reply.status(401).send(body(unauthorized(check.message)));
-        return undefined;
-      }
+      if (!check.ok) throw refuse(check.code);
       session = { data: check.data, profile: profileKey(check.data.user) };
       verified.set(raw!, session);
     }
@@ -137,35 +134,35 @@ export const createAuthenticate = (deps: AuthDeps) => {
     return session;
   };
 
-  /** Lets the request through (true), or answers 423 to a frozen player's change. */
-  const admit = (request: FastifyRequest, reply: FastifyReply, session: Session): boolean => {
+  /** Lets the request through, or refuses a frozen player's change (`frozen`: final, so taps made while frozen are dropped). */
+  const admit = (request: FastifyRequest, session: Session): void => {
     const id = session.data.user.id;
-    if (request.method !== 'GET' && deps.frozen?.has(id) === true) {
-      // 423, not 403: the mini-app's engine retries a 403 (stale init data) and would credit the
-      // queued taps after an unfreeze; a 423 is final, so taps made while frozen are dropped.
-      void reply.status(423).send(body(new HttpError(423, 'Locked', frozenMessage)));
-      return false;
-    }
+    if (request.method !== 'GET' && deps.frozen?.has(id) === true) throw refuse('frozen');
     request.player = { id, initData: session.data };
-    return true;
   };
 
   // A callback hook: a player's usual call (init data seen, row current, active today) has nothing
   // to wait for and goes on without a promise; the others wait for `settle`.
-  return function authenticate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const nowMs = deps.clock.now();
     const raw = initDataFromHeader(request.headers.authorization);
     const seen = raw === undefined ? undefined : verified.get(raw);
     if (seen !== undefined && !expired(seen, nowMs)) {
       const id = seen.data.user.id;
       if (known.get(id) === seen.profile && active.get(id) === dayOf(nowMs)) {
-        if (admit(request, reply, seen)) done();
+        try {
+          admit(request, seen);
+        } catch (err) {
+          done(err as Error);
+          return;
+        }
+        done();
         return;
       }
     }
-    settle(reply, raw, nowMs).then((session) => {
-      if (session !== undefined && admit(request, reply, session)) done();
-    }, done);
+    settle(raw, nowMs)
+      .then((session) => admit(request, session))
+      .then(() => done(), done);
   };
 };
 

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { refusalMessage, type RefusalCode } from '../../engine/refusals.ts';
 import { cleanStrings, cleanText } from '../core/clean-text.ts';
 
 /** The `user` field of Telegram init data (the fields we read). */
@@ -22,7 +23,8 @@ export interface VerifiedInitData {
 
 export type InitDataFailure = 'missing' | 'malformed' | 'forged' | 'expired';
 
-export type InitDataCheck = { ok: true; data: VerifiedInitData } | { ok: false; reason: InitDataFailure; message: string };
+/** The check's verdict; a failure names its refusal (engine/refusals.ts, the initData* codes). */
+export type InitDataCheck = { ok: true; data: VerifiedInitData } | { ok: false; reason: InitDataFailure; code: RefusalCode; message: string };
 
 /** secret = HMAC_SHA256(key "WebAppData", message BOT_TOKEN) (Telegram Mini Apps docs). */
 export const initDataSecret = (botToken: string): Buffer => createHmac('sha256', 'WebAppData').update(botToken).digest();
@@ -35,7 +37,7 @@ const dataCheckString = (params: URLSearchParams): string =>
     .map(([k, v]) => `${k}=${v}`)
     .join('\n');
 
-const fail = (reason: InitDataFailure, message: string): InitDataCheck => ({ ok: false, reason, message });
+const fail = (reason: InitDataFailure, code: RefusalCode): InitDataCheck => ({ ok: false, reason, code, message: refusalMessage(code) });
 
 // Telegram clocks and ours may differ a little; an auth_date further ahead than this is refused.
 const futureSkewS = 300;
@@ -53,35 +55,35 @@ export const initDataFromHeader = (header: string | undefined): string | undefin
  * maxAgeS, and a user with a whole-number id. Never throws.
  */
 export const verifyInitData = (raw: string | undefined, secret: Buffer, nowMs: number, maxAgeS: number): InitDataCheck => {
-  if (raw === undefined || raw === '') return fail('missing', 'Authorization header with Telegram init data is required');
-  if (raw.length > 8_192) return fail('malformed', 'Init data is too long');
+  if (raw === undefined || raw === '') return fail('missing', 'initDataMissing');
+  if (raw.length > 8_192) return fail('malformed', 'initDataTooLong');
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(raw);
   } catch {
-    return fail('malformed', 'Init data is not a query string');
+    return fail('malformed', 'initDataNotQueryString');
   }
   const hash = params.get('hash');
-  if (hash === null || !/^[0-9a-f]{64}$/i.test(hash)) return fail('malformed', 'Init data has no valid hash');
+  if (hash === null || !/^[0-9a-f]{64}$/i.test(hash)) return fail('malformed', 'initDataNoHash');
   const expected = createHmac('sha256', secret).update(dataCheckString(params)).digest();
   const given = Buffer.from(hash, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail('forged', 'Init data signature is invalid');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail('forged', 'initDataForged');
 
   const authDate = Number(params.get('auth_date'));
-  if (!Number.isSafeInteger(authDate) || authDate <= 0) return fail('malformed', 'Init data has no valid auth_date');
+  if (!Number.isSafeInteger(authDate) || authDate <= 0) return fail('malformed', 'initDataNoAuthDate');
   const nowS = Math.floor(nowMs / 1_000);
-  if (nowS - authDate > maxAgeS) return fail('expired', 'Init data has expired, reopen the app');
-  if (authDate - nowS > futureSkewS) return fail('malformed', 'Init data auth_date is in the future');
+  if (nowS - authDate > maxAgeS) return fail('expired', 'initDataExpired');
+  if (authDate - nowS > futureSkewS) return fail('malformed', 'initDataFromFuture');
 
   let user: TelegramUser;
   try {
     // Signed is not storable: Telegram lets names hold NUL and cut emoji (server/core/clean-text.ts).
     user = cleanStrings(JSON.parse(params.get('user') ?? '')) as TelegramUser;
   } catch {
-    return fail('malformed', 'Init data has no valid user');
+    return fail('malformed', 'initDataNoUser');
   }
   if (typeof user !== 'object' || user === null || !Number.isSafeInteger(user.id) || user.id <= 0)
-    return fail('malformed', 'Init data has no valid user id');
+    return fail('malformed', 'initDataNoUserId');
   if (typeof user.first_name !== 'string') user = { ...user, first_name: '' };
   const startParam = params.has('start_param') ? cleanText(params.get('start_param')!) : undefined;
   return { ok: true, data: { user, authDate, ...(startParam !== undefined ? { startParam } : {}) } };

@@ -1,7 +1,7 @@
 import { economy } from '../../engine/economy.ts';
 import { money, roundCents, toWire, type MoneyInput } from '../../engine/money.ts';
 import type { Queryable } from '../core/db/db.ts';
-import { invalid } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { crossesInviteThreshold } from './invite-bonus.ts';
 
 export type Currency = 'DOLLAR' | 'MONEY';
@@ -70,7 +70,7 @@ export const changeBalance = async (tx: Queryable, currency: Currency, c: Credit
  */
 export const creditMoney = async (tx: Queryable, c: Credit): Promise<string> => {
   const amount = roundCents(c.amount, 'credit');
-  if (amount.isNegative()) throw invalid('a credit must not be negative');
+  if (amount.isNegative()) throw refuse('negativeCredit', { values: { amount: amount.toString() } });
   await changeBalance(tx, 'MONEY', { ...c, amount });
   if (referrerShareKinds.has(c.kind) && amount.gt(0)) {
     const r = await tx.query<{ referred_by: number | null }>('SELECT referred_by FROM users WHERE id = $1', [c.userId]);
@@ -90,7 +90,7 @@ export const creditMoney = async (tx: Queryable, c: Credit): Promise<string> => 
  */
 export const creditDollars = async (tx: Queryable, c: Credit): Promise<string> => {
   const amount = roundCents(c.amount, 'credit');
-  if (amount.isNegative()) throw invalid('a credit must not be negative');
+  if (amount.isNegative()) throw refuse('negativeCredit', { values: { amount: amount.toString() } });
   const after = await changeBalance(tx, 'DOLLAR', { ...c, amount });
   if (after !== null && crossesInviteThreshold(money(after).minus(amount), after)) await settleInviteBonus(tx, c.userId, c.nowMs);
   return toWire(amount);

@@ -7,7 +7,7 @@ import { welcomeReward } from '../../engine/rewards.ts';
 import { dailyStatusOf, type DailyRecord } from '../../engine/daily.ts';
 import { meanAgeDays } from '../../engine/titles.ts';
 import type { Queryable } from '../core/db/db.ts';
-import { notFound } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 
 /** A users row as the database returns it (NUMERIC as decimal strings, BIGINT as numbers). */
 export interface UserRow {
@@ -62,7 +62,7 @@ export interface UserRow {
 export const loadUser = async (q: Queryable, userId: number, forUpdate = false): Promise<UserRow> => {
   const r = await q.query<UserRow>(`SELECT * FROM users WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [userId]);
   const row = r.rows[0];
-  if (row === undefined) throw notFound('User not found');
+  if (row === undefined) throw refuse('userNotFound');
   return row;
 };
 

@@ -5,7 +5,7 @@ import { friendLimit } from '../../engine/prices.ts';
 import { inviteBonus } from '../../engine/rewards.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { invalid, conflict, notFound } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { settleInviteBonus } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
 
@@ -19,12 +19,12 @@ export const registerReferral = (db: Db, userId: number, refcode: string, nowMs:
   transaction(db, async (tx) => {
     const found = await tx.query<{ id: number }>('SELECT id FROM users WHERE refcode = $1', [refcode]);
     const referrerId = found.rows[0]?.id;
-    if (referrerId === undefined) throw notFound('Referral code not found', 'refcode');
-    if (referrerId === userId) throw invalid('You cannot use your own referral code', 'refcode');
+    if (referrerId === undefined) throw refuse('refcodeNotFound', { field: 'refcode' });
+    if (referrerId === userId) throw refuse('ownRefcode', { field: 'refcode' });
     // Both rows locked in id order: a concurrent registration waits instead of double counting.
     await tx.query('SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [[userId, referrerId]]);
     const me = await loadUser(tx, userId);
-    if (me.referred_by !== null) throw conflict('You already have a referrer', 'refcode');
+    if (me.referred_by !== null) throw refuse('referrerAlreadySet', { field: 'refcode' });
     const cycle = await tx.query(
       `WITH RECURSIVE chain(id, depth) AS (
          SELECT referred_by, 1 FROM users WHERE id = $1
@@ -32,10 +32,10 @@ export const registerReferral = (db: Db, userId: number, refcode: string, nowMs:
        ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
       [referrerId, userId],
     );
-    if (cycle.rows.length > 0) throw invalid('This referral would make a cycle', 'refcode');
+    if (cycle.rows.length > 0) throw refuse('referralCycle', { field: 'refcode' });
     const referrer = await loadUser(tx, referrerId);
     if (referrer.invite_cnt >= friendLimit(referrer.ref_level))
-      throw conflict('This player has reached their friend limit', 'refcode');
+      throw refuse('friendLimitReached', { field: 'refcode' });
     await tx.query('UPDATE users SET referred_by = $2 WHERE id = $1 AND referred_by IS NULL', [userId, referrerId]);
     await tx.query('UPDATE users SET invite_cnt = invite_cnt + 1, ref_pending_cnt = ref_pending_cnt + 1 WHERE id = $1', [referrerId]);
     // The referrer's row is locked above, so the next seq cannot be taken twice.

@@ -3,7 +3,7 @@ import type { LanguagePayload } from '../../engine/api-types.ts';
 import { isLocale, locales } from '../../engine/i18n/locales.ts';
 import { playerOf } from '../players/authenticate.ts';
 import { setLanguage, statusOf } from '../players/users.ts';
-import { badRequest, notFound } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { errorResponses, playerRoute, userStatusSchema } from './schemas.ts';
@@ -21,9 +21,9 @@ export const languageRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     playerRoute(ctx)('user', "Remembers the player's language for the mini-app", { body, response: { 200: userStatusSchema, ...errorResponses } }),
     async (request) => {
       const { language } = request.body;
-      if (language !== null && !isLocale(language)) throw badRequest(`language must be one of ${locales.join(', ')} or null`, 'language');
+      if (language !== null && !isLocale(language)) throw refuse('languageNotOffered', { field: 'language', values: { locales: locales.join(', ') } });
       const row = await setLanguage(ctx.db, playerOf(request).id, language);
-      if (row === null) throw notFound('User not found');
+      if (row === null) throw refuse('userNotFound');
       return statusOf(row, ctx.clock.now());
     },
   );

@@ -5,8 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { playerOf } from '../players/authenticate.ts';
 import { loadTask } from '../tasks/tasks.ts';
-import { badRequest, forbidden, notFound, unavailable } from '../core/http-errors.ts';
-import { DomainError } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../tasks/ads-rewards.ts';
@@ -19,11 +18,11 @@ const authed = { security: playerSecurity, tags: ['ads'] };
 export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const secret = ctx.config.ADS_TOKEN_SECRET;
   const requireSecret = () => {
-    if (!secret) throw unavailable('Ads are not configured (ADS_TOKEN_SECRET is empty)');
+    if (!secret) throw refuse('adsUnconfigured');
   };
   const adsTask = async () => {
     const task = await loadAdsTask(ctx.db);
-    if (task === null) throw unavailable('There is no active ads task');
+    if (task === null) throw refuse('noAdsTask');
     return task;
   };
 
@@ -48,16 +47,13 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       requireSecret();
       const { taskId, encryptData } = request.body as { taskId: number; encryptData: string };
       const player = playerOf(request);
-      // loadTask names /claim-task's query parameter (task_id); here the field is the body's taskId.
-      const task = await loadTask(ctx.db, taskId).catch((err: unknown) => {
-        throw err instanceof DomainError && err.kind === 'not-found' ? notFound(`Task ${taskId} not found`, 'taskId') : err;
-      });
-      if (task.type !== 'ADS') throw badRequest(`Task ${taskId} is not an ads task`, 'taskId');
+      const task = await loadTask(ctx.db, taskId, 'taskId');
+      if (task.type !== 'ADS') throw refuse('notAnAdsTask', { field: 'taskId', values: { taskId } });
       const token = decodeEncryptData(encryptData);
-      if (token === null) throw badRequest('encryptData must be base64 of the token from /start-watch-ads', 'encryptData');
+      if (token === null) throw refuse('adTokenMalformed', { field: 'encryptData' });
       const read = readAdsToken(secret, token, ctx.clock.now());
-      if (!read.ok) throw badRequest(read.reason === 'expired' ? 'The ad token has expired' : 'The ad token is not valid', 'encryptData');
-      if (read.claims.userId !== String(player.id)) throw forbidden('The ad token belongs to another player');
+      if (!read.ok) throw refuse(read.reason === 'expired' ? 'adTokenExpired' : 'adTokenInvalid', { field: 'encryptData' });
+      if (read.claims.userId !== String(player.id)) throw refuse('adTokenForeign', { field: 'encryptData' });
       return claimWithToken(ctx.db, player.id, task, read.claims.nonce, ctx.clock.now());
     },
   );
@@ -73,10 +69,10 @@ export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     },
     async (request) => {
       const { userid, key } = request.query as { userid: string; key?: string };
-      if (!ctx.config.ADSGRAM_CALLBACK_KEY) throw unavailable('The Adsgram callback is not configured (ADSGRAM_CALLBACK_KEY is empty)');
-      if (!secretMatches(key, ctx.config.ADSGRAM_CALLBACK_KEY)) throw forbidden('Wrong or missing key');
+      if (!ctx.config.ADSGRAM_CALLBACK_KEY) throw refuse('adsgramUnconfigured');
+      if (!secretMatches(key, ctx.config.ADSGRAM_CALLBACK_KEY)) throw refuse('adsgramWrongKey', { field: 'key' });
       const userId = Number(userid);
-      if (!Number.isSafeInteger(userId)) throw badRequest('userid is not a Telegram user id', 'userid');
+      if (!Number.isSafeInteger(userId)) throw refuse('adsgramBadUserId', { field: 'userid' });
       // Always 200 once authenticated, even when nothing is credited, so Adsgram stops retrying.
       return rewardFromCallback(ctx.db, userId, await adsTask(), ctx.clock.now());
     },

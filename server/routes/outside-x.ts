@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { SocialConnect } from '../../engine/api-types.ts';
 import { playerOf } from '../players/authenticate.ts';
 import { loadUser, statusOf } from '../players/users.ts';
-import { badRequest, unavailable } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { beginXLogin, completeXLogin } from '../x-account/x-connect.ts';
 import { playerSecurity } from './schemas.ts';
@@ -39,9 +39,7 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     },
     async (request) => {
       const { redirect_to } = request.query as { redirect_to: string };
-      const started = await beginXLogin(deps, playerOf(request).id, redirect_to);
-      if (!started.ok) throw started.reason === 'redirect' ? badRequest(started.message, 'redirect_to') : unavailable(started.message);
-      return { authUrl: started.authUrl };
+      return beginXLogin(deps, playerOf(request).id, redirect_to);
     },
   );
 
@@ -65,10 +63,8 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     },
     async (request, reply) => {
       const q = request.query as { state: string; code?: string; error?: string };
-      if (!q.code && !q.error) throw badRequest('Required parameter "code" is missing', 'code');
-      const result = await completeXLogin(deps, q);
-      if ('invalidState' in result) throw badRequest('The login link is invalid, expired or already used; start again', 'state');
-      return reply.redirect(result.redirect, 302);
+      if (!q.code && !q.error) throw refuse('requiredParameter', { field: 'code' });
+      return reply.redirect((await completeXLogin(deps, q)).redirect, 302);
     },
   );
 

@@ -5,7 +5,7 @@ import { playerOf } from '../players/authenticate.ts';
 import { ClickBatcher } from '../clicks/click-batcher.ts';
 import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
 import { statusOf } from '../players/users.ts';
-import { badRequest } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { decimalSchema, errorResponses, playerSecurity as security, userStatusSchema } from './schemas.ts';
@@ -78,7 +78,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<UserStatus> => {
       const key = request.body.levelKey;
-      if (!isPurchasableKey(key)) throw badRequest('Unknown levelKey', 'levelKey');
+      if (!isPurchasableKey(key)) throw refuse('unknownLevelKey', { field: 'levelKey' });
       const now = ctx.clock.now();
       return statusOf(await buyLevel(ctx.db, ctx.puzzles, playerOf(request).id, key, now), now);
     },

@@ -122,6 +122,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   roundExpireAtDiffers: 409,
   roundDatesDiffer: 409,
   expireBeforeStart: 400,
+  expireInPast: 400,
 
   launchDayFormat: 400,
   launchDayNotCalendar: 400,

@@ -5,7 +5,7 @@ import { playerOf } from '../players/authenticate.ts';
 import { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from '../tasks/task-claims.ts';
 import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';
 import { statusOf } from '../players/users.ts';
-import { badRequest, unavailable } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { decimalSchema, errorResponses, playerRoute, taskSchema, userStatusSchema } from './schemas.ts';
@@ -41,7 +41,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
       const userId = playerOf(request).id;
       const task = await loadTask(ctx.db, request.body.taskId!);
       if (task.handle_type === 'BOOST') {
-        if (ctx.services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
+        if (ctx.services === undefined) throw refuse('taskUnverifiable');
         const boosts = await ctx.services.countChannelBoosts(String(userId));
         await recordChannelBoosts(ctx.db, userId, boosts);
         return { boostChannelCnt: boosts };
@@ -66,7 +66,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
     async (request) => {
       const player = playerOf(request);
       const taskId = request.query.task_id;
-      if (request.body.taskId !== undefined && request.body.taskId !== taskId) throw badRequest('taskId in the body differs from task_id', 'taskId');
+      if (request.body.taskId !== undefined && request.body.taskId !== taskId) throw refuse('taskIdMismatch', { field: 'taskId' });
       const task = await loadTask(ctx.db, taskId);
       const input = {
         ...(request.body.captchaToken !== undefined ? { captchaToken: request.body.captchaToken } : {}),

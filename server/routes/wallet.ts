@@ -9,7 +9,6 @@ import { playerOf } from '../players/authenticate.ts';
 import { allocationOf } from '../airdrop/snapshot.ts';
 import { verifyTonProof } from '../airdrop/ton-proof.ts';
 import { linkedWallet, linkWallet, issueTonProofPayload, unlinkWallet } from '../airdrop/wallet-links.ts';
-import { badRequest } from '../core/http-errors.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { publicUrl } from '../core/config/outside-config.ts';
@@ -97,7 +96,7 @@ export const walletRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
     async (request) => {
       const now = ctx.clock.now();
       const check = verifyTonProof(request.body, { domain, nowMs: now, ttlS: ctx.config.TON_PROOF_TTL_S });
-      if (!check.ok) throw badRequest(check.message, check.field);
+      if (!check.ok) throw check.refusal;
       const userId = playerOf(request).id;
       await linkWallet(ctx.db, userId, check.wallet, now);
       return walletInfo(userId);

@@ -8,7 +8,7 @@ import { economy } from '../../engine/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { creditMoney } from '../players/exports.ts';
 import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';
-import { conflict } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { newAdsNonce, signAdsToken } from './ads-token.ts';
 import { transaction } from '../core/db/transaction.ts';
 
@@ -28,7 +28,7 @@ export const loadAdsTask = async (q: Queryable): Promise<TaskRow | null> => {
 /** Opens an ad watch and returns its signed token; refuses once today's 10 are done. */
 export const startAdWatch = async (db: Db, secret: string, ttlMs: number, userId: number, task: TaskRow, nowMs: number): Promise<string> => {
   const progress = await progressOf(db, userId, task, nowMs);
-  if (progress.hasDone || progress.numberOfDone >= economy.adsPerDay) throw conflict(`You have watched ${economy.adsPerDay} videos today`);
+  if (progress.hasDone || progress.numberOfDone >= economy.adsPerDay) throw refuse('adsDailyLimit', { values: { count: economy.adsPerDay } });
   const nonce = newAdsNonce();
   const expiresAtMs = nowMs + ttlMs;
   await db.query('INSERT INTO ad_watch_sessions (nonce, user_id, issued_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4)', [nonce, userId, nowMs, expiresAtMs]);
@@ -57,10 +57,10 @@ export const claimWithToken = (db: Db, userId: number, task: TaskRow, nonce: str
       [nonce, userId, nowMs],
     );
     const session = spent.rows[0];
-    if (session === undefined) throw conflict('This ad token was already used', 'encryptData');
+    if (session === undefined) throw refuse('adTokenUsed', { field: 'encryptData' });
     if (session.rewarded_at_ms !== null) return { credited: '0', ...(await progressOf(tx, userId, task, nowMs)) };
     const reward = await rewardView(tx, userId, task, nonce, 'client', nowMs);
-    if (reward === null) throw conflict(`You have watched ${economy.adsPerDay} videos today`);
+    if (reward === null) throw refuse('adsDailyLimit', { values: { count: economy.adsPerDay } });
     return reward;
   });
 

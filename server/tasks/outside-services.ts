@@ -74,8 +74,8 @@ const inChannel = async <T>(config: OutsideConfig, telegramUserId: string, call:
   try {
     return await call(api, chat, userId);
   } catch (err) {
-    if (err instanceof GrammyError) throw new OutsideServiceError('telegram', 'refused', `${err.error_code} ${err.description}`);
-    throw new OutsideServiceError('telegram', 'unreachable', err instanceof Error ? err.message : String(err));
+    if (err instanceof GrammyError) throw new OutsideServiceError('telegram', 'refused', `${err.error_code} ${err.description}`, { cause: err });
+    throw new OutsideServiceError('telegram', 'unreachable', err instanceof Error ? err.message : String(err), { cause: err });
   }
 };
 

@@ -1,11 +1,10 @@
 import type { Task } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { messages } from '../../engine/messages.ts';
 import type { VerifiedInitData } from '../players/exports.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { pokeChannelCheck } from '../referrals/exports.ts';
-import { invalid, conflict } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { creditMoney } from '../players/exports.ts';
 import type { ClaimInput, OutsideEvidence } from './task-evidence.ts';
 export { verifyOutside, type ClaimInput, type OutsideEvidence } from './task-evidence.ts';
@@ -14,20 +13,20 @@ import { loadUser, type UserRow } from '../players/exports.ts';
 
 /** §4/§5: the rule a task's claim must pass, on the locked row; throws the spec's message when it fails. */
 const checkRule = (task: TaskRow, row: UserRow, initData: VerifiedInitData, before: Progress, evidence: OutsideEvidence): void => {
-  if (task.type === 'ADS') throw invalid('Ads rewards are claimed by watching a video', 'task_id');
-  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw invalid('This achievement is still locked', 'task_id');
+  if (task.type === 'ADS') throw refuse('adsClaimedByWatching', { field: 'task_id' });
+  if (task.type === 'ACHIVEMENT' && row.total_click < Number(task.link)) throw refuse('achievementLocked', { field: 'task_id' });
   switch (task.handle_type) {
     case 'REF':
-      if (row.invite_cnt < Number(task.link)) throw invalid('Invite more friends to claim this task', 'task_id');
+      if (row.invite_cnt < Number(task.link)) throw refuse('inviteMoreFriends', { field: 'task_id' });
       break;
     case 'CHECK_USERNAME': {
       const u = initData.user;
       const name = [u.first_name, u.last_name, u.username].filter(Boolean).join(' ');
-      if (!name.includes('$MONEY')) throw invalid(messages.usernameClaimFailed, 'task_id');
+      if (!name.includes('$MONEY')) throw refuse('usernameLacksMoney', { field: 'task_id' });
       break;
     }
     case 'BOOST':
-      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw invalid(messages.boostClaimFailed, 'task_id');
+      if ((evidence.boosts ?? 0) <= before.numberOfDone) throw refuse('notEnoughBoosts', { field: 'task_id' });
       break;
     default:
       break;
@@ -51,7 +50,7 @@ export const claimTask = async (
   const claimed = await transaction(db, async (tx) => {
     const row = await loadUser(tx, userId, true);
     const before = await progressOf(tx, userId, task, nowMs);
-    if (before.hasDone) throw conflict('Task already claimed', 'task_id');
+    if (before.hasDone) throw refuse('taskAlreadyClaimed', { field: 'task_id' });
     checkRule(task, row, initData, before, evidence);
     if (evidence.boosts !== undefined) await tx.query('UPDATE users SET boost_channel_cnt = $2 WHERE id = $1', [userId, evidence.boosts]);
     const exchange = task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX';
@@ -62,10 +61,10 @@ export const claimTask = async (
         ...(exchange && input.inputValue !== undefined ? { inputValue: input.inputValue.trim() } : {}),
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw conflict('This account id was already used by another player', 'inputValue');
+      if ((err as { code?: string }).code === '23505') throw refuse('exchangeAccountTaken', { field: 'inputValue', cause: err });
       throw err;
     }
-    if (progress === null) throw conflict('Task already claimed', 'task_id');
+    if (progress === null) throw refuse('taskAlreadyClaimed', { field: 'task_id' });
     const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
     return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
   });

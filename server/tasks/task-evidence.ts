@@ -3,8 +3,7 @@
  * before the claim's transaction. No storage: the browser tests' fake API runs the same checks.
  */
 import { claimTaskCaptchaAction } from '../../engine/api-types.ts';
-import { messages } from '../../engine/messages.ts';
-import { invalid, unavailable } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { TaskRow } from './task-model.ts';
 
 /**
@@ -34,7 +33,7 @@ export interface OutsideEvidence {
 
 const need = (services: OutsideServices | undefined): OutsideServices => {
   // Fail closed: without the service the task cannot be verified, so nothing is credited.
-  if (services === undefined) throw unavailable('This task cannot be verified right now, please try again later!');
+  if (services === undefined) throw refuse('taskUnverifiable');
   return services;
 };
 
@@ -44,12 +43,12 @@ const need = (services: OutsideServices | undefined): OutsideServices => {
  */
 export const verifyOutside = async (task: TaskRow, userId: number, input: ClaimInput, services: OutsideServices | undefined): Promise<OutsideEvidence> => {
   if (task.needs_captcha) {
-    if (input.captchaToken === undefined || input.captchaToken === '') throw invalid(messages.verifyCaptcha, 'captchaToken');
-    if (!(await need(services).verifyCaptcha(input.captchaToken, claimTaskCaptchaAction, input.remoteIp))) throw invalid('Captcha verification failed', 'captchaToken');
+    if (input.captchaToken === undefined || input.captchaToken === '') throw refuse('captchaMissing', { field: 'captchaToken' });
+    if (!(await need(services).verifyCaptcha(input.captchaToken, claimTaskCaptchaAction, input.remoteIp))) throw refuse('captchaFailed', { field: 'captchaToken' });
   }
   if (task.handle_type === 'CHECK_ONUS' || task.handle_type === 'CHECK_BINGX') {
-    if (input.inputValue === undefined || input.inputValue.trim() === '') throw invalid(messages.fillInput, 'inputValue');
-    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw invalid(messages.exchangeCheckFailed, 'inputValue');
+    if (input.inputValue === undefined || input.inputValue.trim() === '') throw refuse('inputMissing', { field: 'inputValue' });
+    if (!(await need(services).checkExchange(task.handle_type, input.inputValue.trim()))) throw refuse('exchangeNotRegistered', { field: 'inputValue' });
   }
   if (task.handle_type === 'BOOST') return { boosts: await need(services).countChannelBoosts(String(userId)) };
   return {};

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { notFound } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { taskFileSchema, taskTypesOf, taskView, type Progress, type TaskRow } from './task-model.ts';
 
 export { taskTypeValues, taskView, type Progress, type TaskRow } from './task-model.ts';
@@ -34,10 +34,11 @@ export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> 
 export const periodOf = (task: Pick<TaskRow, 'is_daily'>, nowMs: number): string =>
   task.is_daily ? new Date(nowMs).toISOString().slice(0, 10) : 'once';
 
-export const loadTask = async (q: Queryable, taskId: number): Promise<TaskRow> => {
+/** An active task by id; refuses `taskNotFound` naming `field`, the input that carried the id. */
+export const loadTask = async (q: Queryable, taskId: number, field = 'task_id'): Promise<TaskRow> => {
   const r = await q.query<TaskRow>('SELECT * FROM tasks WHERE id = $1 AND active', [taskId]);
   const t = r.rows[0];
-  if (t === undefined) throw notFound(`Task ${taskId} not found`, 'task_id');
+  if (t === undefined) throw refuse('taskNotFound', { field, values: { taskId } });
   return t;
 };
 

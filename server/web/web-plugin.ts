@@ -6,6 +6,7 @@ import { encodedBody, loadAssets, makeAsset, pickEncoding, precompressed, warmCo
 import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/i18n/locales.ts';
 import { injectConfig, localizeHtml } from './index-html.ts';
 import { securityHeaders } from './security-headers.ts';
+import { refuse } from '../core/errors.ts';
 
 export interface WebOptions {
   /** The Vite build output (dist/). */
@@ -81,7 +82,7 @@ export const registerWeb = (app: FastifyInstance, opts: WebOptions): Promise<voi
     try {
       path = decodeURIComponent((req.url.split('?')[0] ?? '/').replace(/\/+$/, ''));
     } catch {
-      return reply.code(400).send({ error: 'Bad Request', message: 'Malformed URL' });
+      throw refuse('malformedUrl');
     }
     const asset = assets.get(path);
     if (asset) return send(req, reply, asset, path.startsWith('/assets/') ? immutable : daily);

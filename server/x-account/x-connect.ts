@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { payXAgeReward } from '../boosts/exports.ts';
+import { refuse } from '../core/errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
 import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from '../core/config/outside-config.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';
@@ -68,19 +69,14 @@ export interface XDeps {
   clock: Clock;
 }
 
-export type XLoginStart = { ok: true; authUrl: string } | { ok: false; reason: 'redirect' | 'unconfigured'; message: string };
-
-/** Stores a fresh state for the player and returns X's consent URL. */
-export const beginXLogin = async (deps: XDeps, userId: number, redirectTo: string): Promise<XLoginStart> => {
-  if (!isAllowedRedirect(redirectTo, xRedirectAllowlist(deps.config))) {
-    return { ok: false, reason: 'redirect', message: 'redirect_to is not an allowed URL' };
-  }
+/**
+ * Stores a fresh state for the player and returns X's consent URL. Refuses a redirect_to off the
+ * allowlist; X unconfigured throws its OutsideServiceError (a 503 that names no setting).
+ */
+export const beginXLogin = async (deps: XDeps, userId: number, redirectTo: string): Promise<{ authUrl: string }> => {
+  if (!isAllowedRedirect(redirectTo, xRedirectAllowlist(deps.config))) throw refuse('redirectNotAllowed', { field: 'redirect_to' });
   const opts = xOptions(deps.config);
-  try {
-    requireXSettings(opts);
-  } catch (err) {
-    return { ok: false, reason: 'unconfigured', message: err instanceof OutsideServiceError ? err.detail : String(err) };
-  }
+  requireXSettings(opts);
   // The fragment is dropped: in the mini-app it carries Telegram's signed init data, which must not
   // be stored nor handed to another browser.
   const target = new URL(redirectTo);
@@ -93,13 +89,11 @@ export const beginXLogin = async (deps: XDeps, userId: number, redirectTo: strin
      VALUES ($1, $2, $3, $4, $5, $6)`,
     [sha256(state), userId, verifier, target.toString(), now, now + xStateTtlMs],
   );
-  return { ok: true, authUrl: authorizeUrl(opts, state, verifier) };
+  return { authUrl: authorizeUrl(opts, state, verifier) };
 };
 
-/** Where the callback sends the browser, or a 400 when the state is unknown, used or expired. */
-export type XCallbackResult = { redirect: string } | { invalidState: true };
-
-export const completeXLogin = async (deps: XDeps, q: { state: string; code?: string; error?: string }): Promise<XCallbackResult> => {
+/** Where the callback sends the browser; refuses a state that is unknown, used or expired. */
+export const completeXLogin = async (deps: XDeps, q: { state: string; code?: string; error?: string }): Promise<{ redirect: string }> => {
   const now = deps.clock.now();
   // Consuming the state first makes it single use even when the rest fails.
   const consumed = await deps.db.query<{ user_id: number; code_verifier: string; redirect_to: string }>(
@@ -109,7 +103,7 @@ export const completeXLogin = async (deps: XDeps, q: { state: string; code?: str
     [sha256(q.state), now],
   );
   const row = consumed.rows[0];
-  if (row === undefined) return { invalidState: true };
+  if (row === undefined) throw refuse('xLoginStateInvalid', { field: 'state' });
   if (q.error !== undefined && q.error !== '') return { redirect: withOutcome(row.redirect_to, q.error === 'access_denied' ? 'access_denied' : 'x_error') };
   if (!q.code) return { redirect: withOutcome(row.redirect_to, 'missing_code') };
   const opts = xOptions(deps.config);

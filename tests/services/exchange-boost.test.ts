@@ -45,13 +45,13 @@ describe('partner exchange checks and channel boosts', () => {
 
   it('fails with a clear service error when the exchange is down, slow or unconfigured', async () => {
     ex.settings.status = 503;
-    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: bad-response/) });
+    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ service: 'onus', failure: 'bad-response', detail: expect.stringMatching(/onus: bad-response/) });
     ex.settings.status = 200;
     ex.settings.delayMs = 3_000;
-    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/onus: timeout/) });
+    await expect(services.checkExchange('CHECK_ONUS', '100200')).rejects.toMatchObject({ service: 'onus', failure: 'timeout', detail: expect.stringMatching(/onus: timeout/) });
     ex.settings.delayMs = 0;
     const bare = make({});
-    await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/BINGX_CHECK_URL/) });
+    await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toMatchObject({ failure: 'unconfigured', detail: expect.stringMatching(/BINGX_CHECK_URL/) });
     await expect(bare.checkExchange('CHECK_BINGX', '900800')).rejects.toBeInstanceOf(OutsideServiceError);
   });
 
@@ -66,14 +66,14 @@ describe('partner exchange checks and channel boosts', () => {
 
   it('fails the boost count when the Bot API refuses, is slow or is unreachable', async () => {
     const wrongChat = make({ BOT_API_ROOT: tg.apiRoot, BOOST_CHANNEL_ID: '@other_channel', OUTSIDE_TIMEOUT_MS: '1500' });
-    await expect(wrongChat.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: refused/) });
+    await expect(wrongChat.countChannelBoosts('4242')).rejects.toMatchObject({ service: 'telegram', failure: 'refused', detail: expect.stringMatching(/telegram: refused/) });
     tg.settings.delayMs = 3_000;
     try {
-      await expect(services.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram/) });
+      await expect(services.countChannelBoosts('4242')).rejects.toMatchObject({ service: 'telegram', detail: expect.stringMatching(/telegram/) });
     } finally {
       tg.settings.delayMs = 0;
     }
     const down = make({ BOT_API_ROOT: 'http://127.0.0.1:9', OUTSIDE_TIMEOUT_MS: '1500' });
-    await expect(down.countChannelBoosts('4242')).rejects.toMatchObject({ status: 503, detail: expect.stringMatching(/telegram: unreachable/) });
+    await expect(down.countChannelBoosts('4242')).rejects.toMatchObject({ service: 'telegram', failure: 'unreachable', detail: expect.stringMatching(/telegram: unreachable/) });
   });
 });

@@ -15,11 +15,11 @@ describe('outside services without configuration (fail closed)', () => {
     expect(Number(m.rows[0]!.total_money)).toBe(0);
   });
 
-  it('X: 503 naming X_CLIENT_ID', async () => {
+  it('X: 503 outsideServiceUnavailable naming the service, never a setting', async () => {
     const u = await h.newPlayer();
     const r = await h.call('GET', '/social-login', u, { query: { redirect_to: 'https://money.example/app' } });
     expect(r.statusCode).toBe(503);
-    expect(r.json().message).toMatch(/X_CLIENT_ID/);
+    expect(r.json()).toEqual({ error: 'Service Unavailable', message: 'The x check is unavailable right now, please try again later', code: 'outsideServiceUnavailable' });
   });
 
   it('broadcast: 503 naming BROADCAST_API_KEY, even with an empty key', async () => {
