@@ -2,8 +2,8 @@ import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletI
 import seed from '../../../server/tasks/seed-tasks.json';
 import { verifyOutside } from '../../../server/tasks/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/tasks/task-model.ts';
-import { DomainError } from '../../../server/core/errors.ts';
-import { HttpError, toHttpError } from '../../../server/core/http-errors.ts';
+import { Refusal } from '../../../server/core/errors.ts';
+import { reasonOfStatus, statusOfCode } from '../../../server/routes/refusal-status.ts';
 import type { OutsideServices } from '../../../server/tasks/task-evidence.ts';
 import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
 import { economy, type BoostKey } from '../../../engine/economy.ts';
@@ -88,6 +88,7 @@ export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
   preWlComing: 0,
   boostChannelCnt: 0,
   serverTime: 0,
+  airdropReview: { state: 'clear', reasons: [] },
   ...over,
 });
 
@@ -164,9 +165,9 @@ const outside = async <T>(check: () => Promise<unknown>, then: () => T): Promise
   try {
     await check();
   } catch (err) {
-    if (err instanceof DomainError || err instanceof HttpError) {
-      const answer = err instanceof DomainError ? toHttpError(err) : err;
-      return error(answer.status, answer.message, answer.field);
+    if (err instanceof Refusal) {
+      const status = statusOfCode[err.code];
+      return json({ error: reasonOfStatus[status], message: err.message, ...(err.field === undefined ? {} : { field: err.field }), code: err.code }, status);
     }
     throw err;
   }
