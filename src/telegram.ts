@@ -240,6 +240,16 @@ export const haptic = {
   error: () => {
     if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.notificationOccurred('error'));
   },
+  // Morse on the coin (the daily cipher): a dot and a dash feel different, and so does a letter's end.
+  dot: () => {
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.impactOccurred('light'));
+  },
+  dash: () => {
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.impactOccurred('heavy'));
+  },
+  letter: () => {
+    if (supports('haptics')) attempt('haptic', (a) => a.HapticFeedback.selectionChanged());
+  },
 };
 
 // ── Links and sharing ───────────────────────────────────────────────────────────────────────
@@ -273,6 +283,38 @@ export const openLink = (url: string): void => {
 
 /** Shares the referral link through the t.me share sheet. */
 export const shareRefLink = (refLink: string): void => openTelegramLink(shareUrl(refLink));
+
+export type ShareOutcome = 'sent' | 'declined' | 'failed';
+
+/**
+ * Shares a message the bot prepared (Bot API 8.0 `shareMessage`): the player picks the chats.
+ * 'declined' when the player closed the dialog, 'failed' when the client could not (an older
+ * client, an expired message): the caller then shares the link instead.
+ */
+export const sharePreparedMessage = (id: string): Promise<ShareOutcome> => {
+  if (!supports('preparedMessage')) return Promise.resolve('failed');
+  return new Promise((resolve) => {
+    const app = client();
+    let reason: string | undefined;
+    const onFailed = (event: { error?: string } | undefined) => {
+      reason = event?.error;
+    };
+    app.onEvent('shareMessageFailed', onFailed);
+    const done = (outcome: ShareOutcome) => {
+      attempt('offEvent', () => app.offEvent('shareMessageFailed', onFailed));
+      resolve(outcome);
+    };
+    const asked = attempt('shareMessage', (a) => {
+      a.shareMessage(id, (sent) => {
+        if (sent) return done('sent');
+        // The reason arrives with the event the client sends right after this callback.
+        queueMicrotask(() => done(reason === 'USER_DECLINED' ? 'declined' : 'failed'));
+      });
+      return true;
+    });
+    if (!asked) done('failed');
+  });
+};
 
 /** §2: the special user's share action is a story with the reward card image and the link. */
 export const shareStory = (mediaUrl: string, refLink: string): void => {

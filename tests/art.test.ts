@@ -123,4 +123,13 @@ describe('public/favicon.svg and public/og-image.png', () => {
     // IHDR: width and height are big-endian 32-bit integers at bytes 16 and 20.
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
   });
+
+  it('has a 1200×630 JPEG invite card (Bot API photo results are JPEG)', () => {
+    const jpg = readFileSync(join(publicDir, 'invite-card.jpg'));
+    expect(jpg.subarray(0, 3).toString('hex')).toBe('ffd8ff');
+    // The frame header (SOF0/SOF2) holds height then width, big-endian 16-bit, 5 bytes after its marker.
+    let at = 2;
+    while (at < jpg.length && !(jpg[at] === 0xff && (jpg[at + 1] === 0xc0 || jpg[at + 1] === 0xc2))) at += 2 + jpg.readUInt16BE(at + 2);
+    expect([jpg.readUInt16BE(at + 7), jpg.readUInt16BE(at + 5)]).toEqual([1200, 630]);
+  });
 });

@@ -4,20 +4,18 @@ import { economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
 import { leaderboardFromSnapshot } from '../leaderboard/leaderboard.ts';
 import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
+import { prepareInvite } from '../referrals/prepared-invite.ts';
+import { refLinkOf } from '../referrals/ref-link.ts';
 import { listFriends, maxPageSize, registerReferral } from '../referrals/referrals.ts';
 import { loadUser, statusOf } from '../players/users.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, userStatusSchema } from './schemas.ts';
+import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';
 
 const paging = {
   page: { ...int(1, 1_000_000, '1-based page number'), default: 1 },
   pageSize: { ...int(1, maxPageSize, `items per page (default ${economy.pageSize})`), default: economy.pageSize },
 };
-
-/** The referral link for a refcode: the mini-app's start parameter carries the code (§2). */
-export const refLinkOf = (botUsername: string, miniAppName: string, refcode: string): string =>
-  miniAppName === '' ? `https://t.me/${botUsername}?startapp=${refcode}` : `https://t.me/${botUsername}/${miniAppName}?startapp=${refcode}`;
 
 /** Referrals, friends, the referral link and the leaderboard. */
 export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
@@ -55,6 +53,17 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     async (request) => {
       const row = await loadUser(ctx.db, playerOf(request).id);
       return { refcode: row.refcode, refLink: refLinkOf(ctx.config.BOT_USERNAME, ctx.config.MINI_APP_NAME, row.refcode) };
+    },
+  );
+
+  app.post(
+    '/invite/prepared',
+    route('referral', 'Prepares the player’s invite as a rich message (Bot API savePreparedInlineMessage) for WebApp.shareMessage; 503 when Telegram cannot', {
+      response: { 200: preparedInviteSchema, ...errorResponses },
+    }),
+    async (request) => {
+      const player = playerOf(request);
+      return prepareInvite(ctx.db, ctx.config, player.id, player.initData);
     },
   );
 

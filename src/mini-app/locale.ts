@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { UserStatus } from '../../engine/api-types.ts';
 import type { TitleTier } from '../../engine/economy.ts';
 import { isLocale, localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
+import { titleCatalogId } from '../../engine/titles.ts';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
 import { telegramUser } from '../telegram.ts';
 
@@ -50,5 +51,4 @@ export const useStartLocale = (status: UserStatus | undefined, settled: boolean)
 export type Translate = (id: string, values?: Record<string, unknown>) => string;
 
 /** A §2 title's name in the active language (`app.title.<camelCase name>`). */
-export const titleName = (_: Translate, tier: TitleTier): string =>
-  _(`app.title.${tier.name.replace(/ (\w)/g, (_m, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toLowerCase())}`);
+export const titleName = (_: Translate, tier: TitleTier): string => _(titleCatalogId(tier));

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the Telegram Bot API (`/bot<token>/<method>`, https://core.telegram.org/bots/api):
  * getMe, getUpdates (long polling), sendMessage, getChatMember, getUserChatBoosts,
- * setWebhook/deleteWebhook. Failures have Telegram's shape `{ ok: false, error_code, description,
+ * savePreparedInlineMessage (checked as strictly as Telegram: the user, the result's type, id,
+ * URLs, caption and buttons, at least one allowed chat type), setWebhook/deleteWebhook. Failures have Telegram's shape `{ ok: false, error_code, description,
  * parameters? }`: 401 for another token, 400 "Bad Request: chat not found" for a chat it does not
  * know, 403 "Forbidden: bot was blocked by the user", 429 with `parameters.retry_after`. Channel
  * membership and boosts come from state the test (or the demo) sets. It can also deliver and then
@@ -36,6 +37,70 @@ export interface FakeTelegramSettings {
   unknownChats: Set<number>;
 }
 
+/** A message prepared with savePreparedInlineMessage, as the fake kept it. */
+export interface PreparedMessage {
+  id: string;
+  user_id: number;
+  result: Record<string, unknown>;
+  allowed: { user: boolean; bot: boolean; group: boolean; channel: boolean };
+  expiration_date: number;
+}
+
+/** How long Telegram keeps a prepared message (s). */
+export const preparedMessageLifetimeS = 24 * 3600;
+
+const inlineResultTypes = new Set(['article', 'photo', 'gif', 'mpeg4_gif', 'video', 'audio', 'voice', 'document', 'location', 'venue', 'contact', 'game', 'sticker']);
+/** Buttons Telegram refuses in a message shared to other chats. */
+const buttonKindsRefused = ['web_app', 'login_url', 'callback_game', 'pay'];
+const httpUrl = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+const jsonField = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+};
+
+/** What Telegram answers to a bad savePreparedInlineMessage, or null when the call is good. */
+export const preparedMessageRefusal = (p: Record<string, unknown>): string | null => {
+  const userId = Number(p.user_id);
+  if (p.user_id === undefined) return 'Bad Request: parameter "user_id" is required';
+  if (!Number.isSafeInteger(userId) || userId <= 0) return 'Bad Request: invalid user_id specified';
+  if (p.result === undefined) return 'Bad Request: parameter "result" is required';
+  const result = jsonField(p.result);
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return "Bad Request: can't parse inline query result JSON object";
+  const r = result as Record<string, unknown>;
+  if (typeof r.type !== 'string' || !inlineResultTypes.has(r.type)) return 'Bad Request: RESULT_TYPE_INVALID';
+  if (typeof r.id !== 'string' || r.id.length === 0 || Buffer.byteLength(r.id) > 64) return 'Bad Request: RESULT_ID_INVALID';
+  if (r.type === 'photo') {
+    if (!httpUrl(r.photo_url)) return 'Bad Request: PHOTO_URL_INVALID';
+    if (!httpUrl(r.thumbnail_url)) return 'Bad Request: PHOTO_THUMB_URL_EMPTY';
+  }
+  if (r.type === 'article' && (typeof r.title !== 'string' || !r.title || !r.input_message_content)) return 'Bad Request: MESSAGE_EMPTY';
+  if (typeof r.caption === 'string' && [...r.caption].length > 1024) return 'Bad Request: MEDIA_CAPTION_TOO_LONG';
+  if (r.reply_markup !== undefined) {
+    const rows = (r.reply_markup as { inline_keyboard?: unknown }).inline_keyboard;
+    if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row))) return 'Bad Request: REPLY_MARKUP_INVALID';
+    for (const button of rows.flat() as Array<Record<string, unknown>>) {
+      if (typeof button.text !== 'string' || button.text.trim() === '') return 'Bad Request: BUTTON_TEXT_INVALID';
+      if (buttonKindsRefused.some((kind) => kind in button)) return 'Bad Request: BUTTON_TYPE_INVALID';
+      if ('url' in button && !/^(https?|tg):\/\//.test(String(button.url))) return 'Bad Request: BUTTON_URL_INVALID';
+    }
+  }
+  const allowed = ['allow_user_chats', 'allow_bot_chats', 'allow_group_chats', 'allow_channel_chats'].some((k) => jsonField(p[k]) === true);
+  if (!allowed) return 'Bad Request: at least one chat type must be allowed';
+  return null;
+};
+
 export type ChatMemberStatus = 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
 
 export interface FakeTelegram extends FakeServer {
@@ -51,6 +116,8 @@ export interface FakeTelegram extends FakeServer {
   pushUpdate(update: Record<string, unknown>): void;
   /** How many deliveries were made without an answer (holdFromDelivery). */
   readonly held: number;
+  /** Messages prepared with savePreparedInlineMessage, in order. */
+  prepared: PreparedMessage[];
 }
 
 export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<FakeTelegram> => {
@@ -65,6 +132,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     unknownChats: new Set(),
   };
   const delivered: DeliveredMessage[] = [];
+  const prepared: PreparedMessage[] = [];
   const updates: Array<Record<string, unknown>> = [];
   let nextUpdateId = 1;
   let sendAttempts = 0;
@@ -130,6 +198,27 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
         const boost = (i: number) => ({ boost_id: `b${i}`, add_date: 1, expiration_date: 2, source: { source: 'premium', user: { id: Number(p.user_id), is_bot: false, first_name: 'u' } } });
         return ok({ boosts: Array.from({ length: n }, (_, i) => boost(i)) });
       }
+      case 'savePreparedInlineMessage': {
+        const refusal = preparedMessageRefusal(p);
+        if (refusal) return fail(400, refusal);
+        const userId = Number(p.user_id);
+        if (settings.unknownChats.has(userId)) return fail(400, 'Bad Request: USER_ID_INVALID');
+        if (settings.blocked.has(userId)) return fail(403, 'Forbidden: bot was blocked by the user');
+        const message: PreparedMessage = {
+          id: `prep${prepared.length + 1}${Math.random().toString(36).slice(2, 10)}`,
+          user_id: userId,
+          result: jsonField(p.result) as Record<string, unknown>,
+          allowed: {
+            user: jsonField(p.allow_user_chats) === true,
+            bot: jsonField(p.allow_bot_chats) === true,
+            group: jsonField(p.allow_group_chats) === true,
+            channel: jsonField(p.allow_channel_chats) === true,
+          },
+          expiration_date: Math.floor(Date.now() / 1000) + preparedMessageLifetimeS,
+        };
+        prepared.push(message);
+        return ok({ id: message.id, expiration_date: message.expiration_date });
+      }
       case 'setWebhook':
         hooks.webhook = { url: String(p.url), ...(p.secret_token ? { secret_token: String(p.secret_token) } : {}) };
         return ok(true);
@@ -149,6 +238,7 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     apiRoot: server.url,
     token,
     delivered,
+    prepared,
     get rateLimited() {
       return counters.rateLimited;
     },

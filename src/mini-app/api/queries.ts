@@ -2,7 +2,8 @@ import { createContext, useContext } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TaskType } from '../../../engine/api-types.ts';
 import type { ApiClient } from './client.ts';
-import { getFriends, getLeaderboard, getRefLink, getTasks } from './calls.ts';
+import { supports } from '../../telegram.ts';
+import { getFriends, getLeaderboard, getRefLink, getTasks, prepareInvite } from './calls.ts';
 
 export const ApiContext = createContext<ApiClient | null>(null);
 
@@ -24,6 +25,7 @@ export const keys = {
   friends: (page: number) => ['friends', page] as const,
   leaderboard: (page: number) => ['leaderboard', page] as const,
   refLink: ['refLink'] as const,
+  preparedInvite: ['preparedInvite'] as const,
 };
 
 export const useTasks = (type: TaskType, enabled = true) => {
@@ -44,4 +46,26 @@ export const useLeaderboard = (page: number) => {
 export const useRefLink = () => {
   const api = useApi();
   return useQuery({ queryKey: keys.refLink, queryFn: () => getRefLink(api), staleTime: Infinity });
+};
+
+/** A prepared message lives a day at Telegram; an hour is plenty for one visit of Invite. */
+const preparedInviteFreshMs = 3_600_000;
+
+/**
+ * The invite prepared as a rich message, asked for when Invite opens on a client that can share
+ * it (8.0), so the button shares at once. Kept until shortly before Telegram lets it expire; a
+ * failure is not retried: the button then shares the t.me link.
+ */
+export const usePreparedInvite = () => {
+  const api = useApi();
+  const query = useQuery({
+    queryKey: keys.preparedInvite,
+    queryFn: () => prepareInvite(api),
+    enabled: supports('preparedMessage'),
+    retry: false,
+    staleTime: preparedInviteFreshMs,
+    gcTime: preparedInviteFreshMs,
+  });
+  const usable = query.data !== undefined && query.data.expirationDate * 1000 > Date.now() + 60_000;
+  return { ...query, data: usable ? query.data : undefined };
 };

@@ -6,8 +6,8 @@ import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { money } from '../../../engine/money.ts';
 import { friendLimit } from '../../../engine/prices.ts';
-import { haptic, shareRefLink } from '../../telegram.ts';
-import { useFriends, useRefLink } from '../api/queries.ts';
+import { haptic, sharePreparedMessage, shareRefLink } from '../../telegram.ts';
+import { useFriends, usePreparedInvite, useRefLink } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
 import { messageText } from '../messages.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
@@ -54,12 +54,23 @@ const FriendsList = () => {
   );
 };
 
+/**
+ * The Invite button: the rich message the bot prepared (8.0 shareMessage) when there is one, else
+ * the t.me share link, also when the client could not share it. A player who closes the dialog
+ * said no: nothing else opens.
+ */
+const shareInvite = async (preparedId: string | undefined, refLink: string | undefined): Promise<void> => {
+  if (preparedId !== undefined && (await sharePreparedMessage(preparedId)) !== 'failed') return;
+  if (refLink) shareRefLink(refLink);
+};
+
 /** Invite (§2): hero, the +3 / +49 cards, the totals, friends 10 a page, and the invite button. */
 export const InviteScreen = () => {
   useSignals();
   const { _ } = useLingui();
   const status = useStatus().data;
   const refLink = useRefLink();
+  const prepared = usePreparedInvite();
   const friendsPage1 = useFriends(1).data;
   const [levelOpen, setLevelOpen] = useState(false);
   // The server counts pending friends over all pages; an older answer without it: count this page.
@@ -106,7 +117,7 @@ export const InviteScreen = () => {
           disabled={!refLink.data}
           onClick={() => {
             haptic.tap();
-            if (refLink.data) shareRefLink(refLink.data);
+            void shareInvite(prepared.data?.id, refLink.data);
           }}
         >
           {_('app.invite.inviteFriend')}

@@ -237,6 +237,9 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json(page(state.leaderboard, query));
     case 'GET /get-my-refLink':
       return json({ refLink: state.refLink });
+    case 'POST /invite/prepared':
+      // The server's answer once the Bot API prepared the message (savePreparedInlineMessage).
+      return json({ id: `prep-${s.refcode}`, expirationDate: Math.floor(Date.now() / 1000) + 86_400 });
     case 'GET /start-watch-ads':
       return new Response(state.adsToken, { status: 200 });
     case 'POST /claim-ads-reward': {

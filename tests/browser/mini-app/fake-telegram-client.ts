@@ -16,6 +16,8 @@ export interface FakeClientOptions {
   homeScreen?: HomeScreenStatus;
   /** What shareMessage's callback says: sent (true) or not. */
   shareSent?: boolean;
+  /** Why it was not sent (shareMessageFailed's error); USER_DECLINED unless given. */
+  shareError?: 'UNSUPPORTED' | 'MESSAGE_EXPIRED' | 'MESSAGE_SEND_FAILED' | 'USER_DECLINED' | 'UNKNOWN_ERROR';
 }
 
 export interface FakeClient {
@@ -147,7 +149,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
       queueMicrotask(() => {
         callback?.(sent);
         if (sent) emit('shareMessageSent');
-        else emit('shareMessageFailed', { error: 'USER_DECLINED' });
+        else emit('shareMessageFailed', { error: options.shareError ?? 'USER_DECLINED' });
       });
     }),
     // Telegram's 8.0 script has no DeviceStorage: only a 9.0+ client's has.
