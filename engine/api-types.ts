@@ -165,6 +165,13 @@ export interface FriendEntry {
 /** A condition of the invite bonus a friend has not met yet (§9). */
 export type FriendWait = 'clicks' | 'channel';
 
+/** POST /invite/prepared: a prepared inline message (Bot API 8.0) the mini-app shares with WebApp.shareMessage. */
+export interface PreparedInvite {
+  id: string;
+  /** Unix seconds after which Telegram no longer shares it. */
+  expirationDate: number;
+}
+
 export interface LeaderboardEntry {
   id: string;
   rank: number;

@@ -109,6 +109,9 @@ export const friendSchema = objectOf({
   waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
 });
 
+/** POST /invite/prepared (engine/api-types.ts PreparedInvite). */
+export const preparedInviteSchema = { ...objectOf({ id: 'string', expirationDate: 'integer' }), required: ['id', 'expirationDate'] };
+
 export const leaderboardEntrySchema = objectOf({
   id: 'string',
   rank: 'integer',

@@ -5,6 +5,7 @@ import type {
   LanguagePayload,
   LeaderboardEntry,
   Page,
+  PreparedInvite,
   SocialConnect,
   Task,
   TaskType,
@@ -39,6 +40,9 @@ export const claimEaster = (api: ApiClient) => api.request<UserStatus>('/claim-e
 
 export const updateRefLevel = (api: ApiClient, level: number) =>
   api.request<unknown>('/update-ref-level', { method: 'POST', query: { level: required(level, 'level', 'updateRefLevel') } });
+
+/** The invite as a rich message the client shares with shareMessage (Bot API 8.0, docs/mini-app.md "Invite"). */
+export const prepareInvite = (api: ApiClient) => api.request<PreparedInvite>('/invite/prepared', { method: 'POST' });
 
 export const registerReferral = (api: ApiClient, refcode: string) =>
   api.request<unknown>('/referral', { method: 'POST', query: { refcode: required(refcode, 'refcode', 'referral') } });
