@@ -185,6 +185,7 @@ export const refusals = {
   broadcastsUnconfigured: operator('Broadcasts are not configured (BROADCAST_API_KEY is empty)'),
   broadcastNotFound: operator('Broadcast {id} not found'),
   broadcastFinished: operator('Broadcast {id} has already finished'),
+  broadcastAlreadyCancelled: operator('Broadcast {id} was already cancelled'),
   wrongWebhookSecret: operator('Wrong secret token'),
   notATelegramUpdate: operator('Not a Telegram update'),
   broadcastMessageRequired: operator('message is required'),
@@ -200,6 +201,7 @@ export const refusals = {
   segmentDays: operator('days must be a whole number from 1 to {max}'),
   segmentUserIds: operator('userIds must list 1–{max} Telegram user ids'),
   segmentKind: operator('kind must be all, language, active or test'),
+  segmentFieldOfOtherKind: operator('{field} is not a field of a {kind} segment'),
 
   // --- The console (docs/admin.md): sessions, sign-in, players, tasks.
   crossSiteRefused: operator('Cross-site request refused'),

@@ -7,17 +7,25 @@
 import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/admin-types.ts';
 import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
-import { invalid, conflict, notFound } from '../core/errors.ts';
+import { isTelegramUserIdText } from '../core/db/column-ranges.ts';
+import { invalid, conflict, notFound, refuse } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 export const maxTestRecipients = 50;
 export const maxActiveDays = 365;
 
-/** Checks a segment from the compose form; throws a 400 naming the field. */
+/** The fields each kind of segment takes besides `kind`; any other is refused. */
+const segmentFields: Record<BroadcastSegment['kind'], readonly string[]> = { all: [], language: ['languageCode'], active: ['days'], test: ['userIds'] };
+
+/** Checks a segment from the compose form (none is everyone), strictly typed; throws a 400 naming the field. */
 export const parseSegment = (raw: unknown): BroadcastSegment => {
-  const s = (raw && typeof raw === 'object' ? raw : { kind: 'all' }) as Record<string, unknown>;
-  switch (s.kind) {
+  if (raw === undefined) return { kind: 'all' };
+  const s = (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const kind = typeof s.kind === 'string' && Object.hasOwn(segmentFields, s.kind) ? (s.kind as BroadcastSegment['kind']) : undefined;
+  const foreign = kind === undefined ? undefined : Object.keys(s).find((k) => k !== 'kind' && !segmentFields[kind].includes(k));
+  if (kind !== undefined && foreign !== undefined) throw refuse('segmentFieldOfOtherKind', { field: `segment.${foreign}`, values: { kind } });
+  switch (kind) {
     case 'all':
       return { kind: 'all' };
     case 'language': {
@@ -26,13 +34,16 @@ export const parseSegment = (raw: unknown): BroadcastSegment => {
       return { kind: 'language', languageCode: code };
     }
     case 'active': {
-      const days = Number(s.days);
-      if (!Number.isInteger(days) || days < 1 || days > maxActiveDays) throw invalid(`days must be a whole number from 1 to ${maxActiveDays}`, 'segment.days');
+      const days = s.days;
+      // A number, never "30", true or [30].
+      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > maxActiveDays) throw invalid(`days must be a whole number from 1 to ${maxActiveDays}`, 'segment.days');
       return { kind: 'active', days };
     }
     case 'test': {
-      const ids = Array.isArray(s.userIds) ? s.userIds.map((x) => String(x).trim()).filter(Boolean) : [];
-      if (ids.length === 0 || ids.length > maxTestRecipients || !ids.every((x) => /^\d{1,19}$/.test(x)))
+      // Strings of Telegram user ids (users.id), each within its range before it reaches a query.
+      const list: unknown[] = Array.isArray(s.userIds) ? s.userIds : [];
+      const ids = list.map((x) => (typeof x === 'string' ? x.trim() : ''));
+      if (ids.length === 0 || ids.length > maxTestRecipients || !ids.every(isTelegramUserIdText))
         throw invalid(`userIds must list 1–${maxTestRecipients} Telegram user ids`, 'segment.userIds');
       return { kind: 'test', userIds: [...new Set(ids)] };
     }
@@ -78,11 +89,16 @@ export const enqueueSegmentBroadcast = (db: Db, adminId: number, b: Broadcast, s
     return { broadcastId: Number(id), total: Number(total) };
   });
 
-/** Cancels what is still pending; a row being sent right now finishes its send. */
+/** Cancels what is still pending, once (again is a 409 that writes nothing); a row being sent right now finishes its send. */
 export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: number): Promise<number> =>
   transaction(db, async (tx) => {
-    const b = await tx.query<{ finished_at_ms: number | null }>('SELECT finished_at_ms FROM broadcasts WHERE id = $1 FOR UPDATE', [id]);
+    const b = await tx.query<{ finished_at_ms: number | null; cancelled_at_ms: number | null }>(
+      'SELECT finished_at_ms, cancelled_at_ms FROM broadcasts WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     if (b.rows[0] === undefined) throw notFound(`Broadcast ${id} not found`, 'id');
+    // Cancelled while a send was in flight: not finished yet, but a second cancel has nothing to do.
+    if (b.rows[0].cancelled_at_ms !== null) throw refuse('broadcastAlreadyCancelled', { field: 'id', values: { id } });
     if (b.rows[0].finished_at_ms !== null) throw conflict(`Broadcast ${id} has already finished`, 'id');
     const r = await tx.query(`UPDATE broadcast_recipients SET status = 'cancelled', done_at_ms = $2 WHERE broadcast_id = $1 AND status = 'pending'`, [id, nowMs]);
     await tx.query(

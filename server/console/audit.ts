@@ -30,8 +30,8 @@ export const recordAudit = async (q: Queryable, r: AuditRecord): Promise<void> =
   ]);
 };
 
-/** Newest first, keyset-paged by id; `action` filters by action name. */
-export const listAudit = async (q: Queryable, opts: { before?: number; limit: number; action?: string }): Promise<Page<AuditEntry>> => {
+/** Newest first, keyset-paged by id (`before`: an id as text, any BIGINT, exact); `action` filters by action name. */
+export const listAudit = async (q: Queryable, opts: { before?: string; limit: number; action?: string }): Promise<Page<AuditEntry>> => {
   const r = await q.query<{ id: number; admin_id: number; at_ms: number; action: string; target: string; before: unknown; after: unknown }>(
     `SELECT id, admin_id, at_ms, action, target, before, after FROM admin_audit
       WHERE ($1::bigint IS NULL OR id < $1) AND ($2::text IS NULL OR action = $2)

@@ -5,7 +5,8 @@
 import type { CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, ReferralEntry } from '../../engine/admin-types.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { notFound } from '../core/errors.ts';
+import { isTelegramUserIdText, parseMsIdCursor } from '../core/db/column-ranges.ts';
+import { notFound, refuse } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
 import { transaction } from '../core/db/transaction.ts';
 
@@ -45,14 +46,15 @@ export const searchLimit = 20;
 
 /**
  * Exact id, exact refcode, or username prefix (case-insensitive, a leading @ ignored). Each is an
- * index lookup (primary key, users_refcode_key, users_username_search_idx), never a scan.
+ * index lookup (primary key, users_refcode_key, users_username_search_idx), never a scan. A number
+ * that cannot be a Telegram id (above 2^53−1) is no id lookup: it finds nobody by id.
  */
 export const searchPlayers = async (q: Queryable, term: string): Promise<PlayerSummary[]> => {
   const t = term.trim().replace(/^@/, '');
   if (t === '') return [];
   const out = new Map<number, PlayerSummary>();
   const add = (rows: Row[]) => rows.forEach((r) => out.set(Number(r.id), summaryOf(r)));
-  if (/^\d{1,19}$/.test(t)) add((await q.query<Row>(`SELECT ${summaryColumns} FROM users WHERE id = $1`, [t])).rows);
+  if (isTelegramUserIdText(t)) add((await q.query<Row>(`SELECT ${summaryColumns} FROM users WHERE id = $1`, [t])).rows);
   if (/^[A-Za-z0-9]{6}$/.test(t)) add((await q.query<Row>(`SELECT ${summaryColumns} FROM users WHERE refcode = $1`, [t])).rows);
   // LIKE with a pattern-escaped prefix: the text_pattern_ops index answers it as a range.
   const prefix = t.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -86,8 +88,8 @@ export const playerDetail = async (q: Queryable, id: number): Promise<PlayerDeta
 
 export const pageSize = 25;
 
-/** A player's ledger, newest first, paged by id (ledger_user_id_idx). */
-export const playerLedger = async (q: Queryable, id: number, before: number | undefined): Promise<Page<LedgerEntry>> => {
+/** A player's ledger, newest first, paged by id (ledger_user_id_idx); `before` is a ledger id as text (any BIGINT, exact). */
+export const playerLedger = async (q: Queryable, id: number, before: string | undefined): Promise<Page<LedgerEntry>> => {
   const r = await q.query<{ id: number; currency: 'DOLLAR' | 'MONEY'; amount: string; kind: string; reference: string | null; created_at_ms: number }>(
     `SELECT id, currency, amount, kind, reference, created_at_ms FROM ledger
       WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
@@ -100,15 +102,19 @@ export const playerLedger = async (q: Queryable, id: number, before: number | un
   };
 };
 
-/** A player's invited friends, newest first, paged by (created_at_ms, friend_id) (referrals_referrer_idx). */
+/**
+ * A player's invited friends, newest first, paged by (created_at_ms, friend_id) (referrals_referrer_idx);
+ * `cursor` is the previous page's `next`, `<ms>:<id>` (the edge refuses any other).
+ */
 export const playerReferrals = async (q: Queryable, id: number, cursor: string | undefined): Promise<Page<ReferralEntry>> => {
-  const [atMs, friend] = cursor?.split(':').map(Number) ?? [];
+  const at = cursor === undefined ? null : parseMsIdCursor(cursor);
+  if (cursor !== undefined && at === null) throw refuse('invalidParameter', { field: 'before', values: { rule: 'must be the next of the previous page, <ms>:<id>' } });
   const r = await q.query<{ friend_id: number; tele_username: string; status: 'pending' | 'credited'; bonus: string; total_earn: string; created_at_ms: number }>(
     `SELECT r.friend_id, u.tele_username, r.status, r.bonus, u.total_earn, r.created_at_ms
        FROM referrals r JOIN users u ON u.id = r.friend_id
       WHERE r.referrer_id = $1 AND ($2::bigint IS NULL OR (r.created_at_ms, r.friend_id) < ($2, $3::bigint))
       ORDER BY r.created_at_ms DESC, r.friend_id DESC LIMIT $4`,
-    [id, atMs ?? null, friend ?? null, pageSize + 1],
+    [id, at?.ms ?? null, at?.id ?? null, pageSize + 1],
   );
   const rows = r.rows.slice(0, pageSize);
   const last = rows[rows.length - 1];

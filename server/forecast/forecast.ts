@@ -24,11 +24,12 @@ const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 // Each batch is its own transaction, so a large settlement never holds one huge transaction.
 const batchSize = 500;
 
-/** Checks a launch day: a real calendar date (YYYY-MM-DD), not after today (UTC, server clock). */
+/** Checks a launch day: a real calendar date (YYYY-MM-DD) of year 1 or later, not after today (UTC, server clock). */
 export const parseLaunchDay = (value: unknown, nowMs: number): string => {
   if (typeof value !== 'string' || !dayPattern.test(value)) throw invalid('launchDay must be a date YYYY-MM-DD', 'launchDay');
   const d = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) throw invalid('launchDay is not a calendar date', 'launchDay');
+  // JavaScript has a year 0 (1 BC); PostgreSQL's calendar, like the Gregorian one, has none.
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value || d.getUTCFullYear() < 1) throw invalid('launchDay is not a calendar date', 'launchDay');
   // A future day would tell players the answer while they can still guess.
   if (value > new Date(nowMs).toISOString().slice(0, 10)) throw invalid('launchDay must not be in the future', 'launchDay');
   return value;

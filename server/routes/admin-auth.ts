@@ -11,6 +11,7 @@ import { recordAudit } from '../console/audit.ts';
 import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../console/sessions.ts';
 import { badRequest, forbidden, unauthorized } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
+import { emptyBody, obj } from './validation.ts';
 
 const sessionOf = (i: { adminId: number; name: string; csrfToken: string; expiresAtMs: number }): AdminSession => ({
   adminId: i.adminId,
@@ -33,7 +34,10 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
     return { token, identity };
   };
 
-  app.post('/login/widget', { schema: { hide: true, body: { type: 'object', maxProperties: 12 } } }, async (request, reply) => {
+  // The one body that takes fields it does not name: every field is Telegram's and signed (the
+  // data-check-string covers them all), so a field Telegram adds must not lock admins out.
+  const widgetBody = { type: 'object', maxProperties: 12, propertyNames: { pattern: '^[a-z_]{1,32}$' }, additionalProperties: { type: ['string', 'number'], maxLength: 512 } } as const;
+  app.post('/login/widget', { schema: { hide: true, body: widgetBody } }, async (request, reply) => {
     const check = verifyLoginWidget(request.body as Record<string, unknown>, botToken, ctx.clock.now(), maxAgeS);
     if (!check.ok) throw unauthorized(check.message);
     const { token, identity } = await signIn(request, check.userId, check.name);
@@ -42,7 +46,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
 
   app.post(
     '/login/init-data',
-    { schema: { hide: true, body: { type: 'object', properties: { initData: { type: 'string', maxLength: 8192 } }, required: ['initData'] } } },
+    { schema: { hide: true, body: obj({ initData: { type: 'string', maxLength: 8192 } }, ['initData']) } },
     async (request, reply) => {
       const { initData } = request.body as { initData: string };
       if (initData.trim() === '') throw badRequest('initData is required', 'initData');
@@ -56,7 +60,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
 
   app.get('/session', { onRequest: ctx.guard, schema: { hide: true } }, async (request) => sessionOf(adminOf(request)));
 
-  app.post('/logout', { onRequest: ctx.guard, schema: { hide: true } }, async (request, reply) => {
+  app.post('/logout', { onRequest: ctx.guard, schema: { hide: true, body: emptyBody } }, async (request, reply) => {
     await deleteSession(ctx.db, request);
     await recordAudit(ctx.db, { adminId: adminOf(request).adminId, action: 'session.sign-out', target: `admin:${adminOf(request).adminId}`, nowMs: ctx.clock.now() });
     return reply.header('set-cookie', clearedCookieHeader(request, ctx.config.PUBLIC_URL)).send({ ok: true });

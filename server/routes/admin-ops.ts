@@ -14,15 +14,28 @@ import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
 import { badRequest } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
+import { broadcastBody, launchDayBody } from './operator.ts';
+import { int, obj, rowId } from './validation.ts';
 
-const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['id'] } as const;
+// broadcasts.id is a BIGSERIAL, answered as a number (exact up to 2^53−1).
+const idParam = obj({ id: rowId }, ['id']);
+/** A segment's fields, typed (days a number, never "30"); which kind takes which field, and the ranges, are parseSegment's. */
+const segmentSchema = obj(
+  {
+    kind: { type: 'string', enum: ['all', 'language', 'active', 'test'] },
+    languageCode: { type: 'string', maxLength: 16 },
+    days: { type: 'integer' },
+    userIds: { type: 'array', maxItems: 1_000, items: { type: 'string', maxLength: 32 } },
+  },
+  ['kind'],
+);
 
 export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
   app.get('/dashboard', async () => readDashboard(ctx.db));
 
   app.get('/broadcasts', async () => ({ items: await recentBroadcasts(ctx.db) }));
   app.get('/broadcasts/:id', { schema: { params: idParam } }, async (request) => adminBroadcast(ctx.db, (request.params as { id: number }).id));
-  app.post('/broadcasts', { schema: { body: { type: 'object', maxProperties: 4 } } }, async (request, reply) => {
+  app.post('/broadcasts', { schema: { body: obj({ ...broadcastBody.properties, segment: segmentSchema }) } }, async (request, reply) => {
     const b = request.body as { message?: unknown; btns?: unknown; segment?: unknown };
     const parsed = parseBroadcast({ message: b.message, btns: b.btns });
     if (!parsed.ok) throw badRequest(parsed.message, parsed.field);
@@ -30,6 +43,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     const queued = await enqueueSegmentBroadcast(ctx.db, adminOf(request).adminId, parsed.broadcast, segment, ctx.clock.now());
     return reply.status(202).send(queued);
   });
+  // No body: the console scope's schema default (server/routes/admin.ts) refuses any field.
   app.post('/broadcasts/:id/cancel', { schema: { params: idParam } }, async (request) => {
     const { id } = request.params as { id: number };
     const cancelled = await cancelBroadcast(ctx.db, adminOf(request).adminId, id, ctx.clock.now());
@@ -37,12 +51,12 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
   });
 
   app.get('/forecast', async () => ({ settlement: await forecastSettlement(ctx.db) }));
-  app.post('/forecast/settle', { schema: { body: { type: 'object', properties: { launchDay: { type: 'string', maxLength: 10 } }, required: ['launchDay'] } } }, async (request) => {
+  app.post('/forecast/settle', { schema: { body: launchDayBody } }, async (request) => {
     const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
     return settleForecast(ctx.db, actor, (request.body as { launchDay: string }).launchDay, ctx.clock.now());
   });
 
-  const unixS = { type: 'integer', minimum: 0, maximum: 2 ** 48 - 1 } as const;
+  const unixS = int(0, 2 ** 48 - 1);
   app.get('/airdrop', async () => {
     const round = await latestBuiltRound(ctx.db);
     return { latest: round === null ? null : withRootInt(round) };
@@ -51,12 +65,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     '/airdrop/snapshot',
     {
       schema: {
-        body: {
-          type: 'object',
-          properties: { round: { type: 'integer', minimum: 1, maximum: 1_000_000 }, startFrom: unixS, expireAt: unixS },
-          required: ['round', 'startFrom', 'expireAt'],
-          additionalProperties: false,
-        },
+        body: obj({ round: int(1, 1_000_000), startFrom: unixS, expireAt: unixS }, ['round', 'startFrom', 'expireAt']),
       },
     },
     async (request) => {

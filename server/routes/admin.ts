@@ -18,27 +18,48 @@ import type { AdminContext } from './admin-context.ts';
 import type { ServedRound } from '../airdrop/served-round.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';
+import { bigintCursor, emptyBody, integerId, msIdCursor, noQuery, obj, telegramUserId } from './validation.ts';
 
-const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['id'] } as const;
-const cursorQuery = { type: 'object', properties: { before: { type: 'string', maxLength: 64, pattern: '^[0-9:]*$' } } } as const;
+// Every id and cursor within its column (docs/admin.md "Input"): users.id BIGINT (a Telegram id), tasks.id INTEGER.
+const playerParam = obj({ id: telegramUserId }, ['id']);
+const taskParam = obj({ id: integerId }, ['id']);
+/** A task form's fields, typed; their rules (all bad fields at once) are parseTaskInput's. */
+const taskBody = obj({
+  type: { type: 'string', maxLength: 32 },
+  handleType: { type: ['string', 'null'], maxLength: 32 },
+  title: { type: 'string', maxLength: 1_000 },
+  image: { type: 'string', maxLength: 2_048 },
+  desc: { type: 'string', maxLength: 2_000 },
+  link: { type: 'string', maxLength: 2_048 },
+  reward: { type: ['string', 'number'], maxLength: 32 },
+  isDaily: { type: 'boolean' },
+  needsCaptcha: { type: 'boolean' },
+  active: { type: 'boolean' },
+});
 
 const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
   app.addHook('onRequest', ctx.guard);
+  // Like the guard, for every route of the scope (docs/admin.md "Input"): a query or a write's body
+  // that its schema does not describe is refused, so a route cannot forget its schema.
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {});
+    schema.querystring ??= noQuery;
+    if (route.method !== 'GET' && route.method !== 'HEAD') schema.body ??= emptyBody;
+  });
 
-  app.get('/players', { schema: { querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 64 } }, required: ['q'] } } }, async (request) => ({
+  app.get('/players', { schema: { querystring: obj({ q: { type: 'string', maxLength: 64 } }, ['q']) } }, async (request) => ({
     items: await searchPlayers(ctx.db, (request.query as { q: string }).q),
   }));
-  app.get('/players/:id', { schema: { params: idParam } }, async (request) => playerDetail(ctx.db, (request.params as { id: number }).id));
-  app.get('/players/:id/ledger', { schema: { params: idParam, querystring: cursorQuery } }, async (request) => {
-    const before = (request.query as { before?: string }).before;
-    return playerLedger(ctx.db, (request.params as { id: number }).id, before ? Number(before) : undefined);
-  });
-  app.get('/players/:id/referrals', { schema: { params: idParam, querystring: cursorQuery } }, async (request) =>
-    playerReferrals(ctx.db, (request.params as { id: number }).id, (request.query as { before?: string }).before || undefined),
+  app.get('/players/:id', { schema: { params: playerParam } }, async (request) => playerDetail(ctx.db, (request.params as { id: number }).id));
+  app.get('/players/:id/ledger', { schema: { params: playerParam, querystring: obj({ before: bigintCursor }) } }, async (request) =>
+    playerLedger(ctx.db, (request.params as { id: number }).id, (request.query as { before?: string }).before),
+  );
+  app.get('/players/:id/referrals', { schema: { params: playerParam, querystring: obj({ before: msIdCursor }) } }, async (request) =>
+    playerReferrals(ctx.db, (request.params as { id: number }).id, (request.query as { before?: string }).before),
   );
   app.post(
     '/players/:id/freeze',
-    { schema: { params: idParam, body: { type: 'object', properties: { frozen: { type: 'boolean' }, reason: { type: 'string', maxLength: 500 } }, required: ['frozen'] } } },
+    { schema: { params: playerParam, body: obj({ frozen: { type: 'boolean' }, reason: { type: 'string', maxLength: 500 } }, ['frozen']) } },
     async (request) => {
       const { id } = request.params as { id: number };
       const { frozen, reason } = request.body as { frozen: boolean; reason?: string };
@@ -47,24 +68,24 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
       return { id: String(id), frozenAt };
     },
   );
-  app.get('/cheats', { schema: { querystring: { type: 'object', properties: { sort: { type: 'string', enum: ['clipped', 'refused'] } } } } }, async (request) => ({
+  app.get('/cheats', { schema: { querystring: obj({ sort: { type: 'string', enum: ['clipped', 'refused'] } }) } }, async (request) => ({
     items: await cheatSignals(ctx.db, (request.query as { sort?: 'clipped' | 'refused' }).sort ?? 'clipped'),
   }));
 
   app.get('/tasks', async () => ({ items: await listAdminTasks(ctx.db) }));
-  app.post('/tasks', async (request) => createTask(ctx.db, adminOf(request).adminId, parseTaskInput(request.body), ctx.clock.now()));
-  app.put('/tasks/:id', { schema: { params: idParam } }, async (request) =>
+  app.post('/tasks', { schema: { body: taskBody } }, async (request) => createTask(ctx.db, adminOf(request).adminId, parseTaskInput(request.body), ctx.clock.now()));
+  app.put('/tasks/:id', { schema: { params: taskParam, body: taskBody } }, async (request) =>
     updateTask(ctx.db, adminOf(request).adminId, (request.params as { id: number }).id, parseTaskInput(request.body), ctx.clock.now()),
   );
   app.post(
     '/tasks/reorder',
-    { schema: { body: { type: 'object', properties: { ids: { type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 } } }, required: ['ids'] } } },
+    { schema: { body: obj({ ids: { type: 'array', maxItems: 1000, items: integerId } }, ['ids']) } },
     async (request) => ({ items: await reorderTasks(ctx.db, adminOf(request).adminId, (request.body as { ids: number[] }).ids, ctx.clock.now()) }),
   );
 
-  app.get('/audit', { schema: { querystring: { type: 'object', properties: { before: { type: 'string', pattern: '^[0-9]{0,19}$' }, action: { type: 'string', maxLength: 64 } } } } }, async (request) => {
+  app.get('/audit', { schema: { querystring: obj({ before: bigintCursor, action: { type: 'string', maxLength: 64 } }) } }, async (request) => {
     const q = request.query as { before?: string; action?: string };
-    return listAudit(ctx.db, { limit: 50, ...(q.before ? { before: Number(q.before) } : {}), ...(q.action ? { action: q.action } : {}) });
+    return listAudit(ctx.db, { limit: 50, ...(q.before !== undefined ? { before: q.before } : {}), ...(q.action ? { action: q.action } : {}) });
   });
 
   await app.register(adminOpsRoutes, ctx);

@@ -24,12 +24,20 @@ interface AjvError {
   message?: string;
 }
 
-/** The field a schema error is about: a missing property, else the last segment of its path. */
+/** A JSON pointer as the field it names, as the features name fields: `/segment/days` → `segment.days`, `/btns/0` → `btns[0]`. */
+const pathOf = (pointer: string): string =>
+  pointer
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, seg) => (/^\d+$/.test(seg) ? `${path}[${seg}]` : path === '' ? seg : `${path}.${seg}`), '');
+
+/** The field a schema error is about: a missing or unknown property, else the value's path. */
 const fieldOf = (v: AjvError, context: string | undefined): string | undefined => {
-  if (v.keyword === 'required') return String(v.params.missingProperty);
-  if (v.keyword === 'additionalProperties') return String(v.params.additionalProperty);
-  const seg = v.instancePath.split('/').filter(Boolean).pop();
-  return seg ?? context;
+  const at = pathOf(v.instancePath);
+  const child = v.keyword === 'required' ? v.params.missingProperty : v.keyword === 'additionalProperties' ? v.params.additionalProperty : undefined;
+  if (child !== undefined) return at === '' ? String(child) : `${at}.${String(child)}`;
+  return at === '' ? context : at;
 };
 
 /** The refusal of a schema error: the first problem, naming its field. */

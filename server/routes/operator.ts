@@ -9,8 +9,22 @@ import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
 import { unauthorized, unavailable } from '../core/http-errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { secretMatches } from '../core/secret-compare.ts';
+import { noQuery, obj } from './validation.ts';
 
 export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
+
+/** The settlement's body at both doors (the console's Forecast page and this API); the day's rule is parseLaunchDay's. */
+export const launchDayBody = obj({ launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC): a real day of year 1 or later, not in the future' } }, ['launchDay']);
+
+/** A broadcast's message and buttons (POST /public/send-telemss and the console), typed; their rules are parseBroadcast's. */
+export const broadcastBody = obj({
+  message: { type: 'string', maxLength: 16_384 },
+  btns: {
+    type: 'array',
+    maxItems: 100,
+    items: obj({ btnType: { type: 'string', maxLength: 16 }, btnText: { type: 'string', maxLength: 1_000 }, btnLink: { type: 'string', maxLength: 2_048 } }),
+  },
+});
 
 /** Every operator route (the forecast here, the airdrop snapshot) takes OPERATOR_API_KEY in x-api-key; empty closes them. */
 export const requireOperatorKey = (ctx: RouteContext, request: FastifyRequest): void => {
@@ -26,7 +40,8 @@ export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
         summary: 'Sets the wallet launch day once and pays 7,777 MONEY to each right forecast, once (x-api-key: OPERATOR_API_KEY)',
         tags: ['operator', 'public'],
         headers: apiKeyHeader,
-        body: { type: 'object', properties: { launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC), not in the future' } }, required: ['launchDay'] },
+        querystring: noQuery,
+        body: launchDayBody,
         response: {
           200: { type: 'object', properties: { launchDay: { type: 'string' }, settledAtMs: { type: 'integer' }, paid: { type: 'integer' }, paidTotal: { type: 'integer' } } },
         },

@@ -14,8 +14,9 @@ import { badRequest, notFound, unauthorized, unavailable } from '../core/http-er
 import type { RouteContext } from './route-context.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { apiKeyHeader } from './operator.ts';
+import { apiKeyHeader, broadcastBody } from './operator.ts';
 import { objectOf } from './schemas.ts';
+import { noQuery, obj, rowId } from './validation.ts';
 
 const progressSchema = objectOf({
   id: 'integer',
@@ -41,6 +42,8 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         summary: 'Queues a message to every user (≤ 30/s, resumable); answers its id',
         tags: ['bot', 'public'],
         headers: apiKeyHeader,
+        querystring: noQuery,
+        body: broadcastBody,
         response: { 202: { type: 'object', properties: { broadcastId: { type: 'integer' }, total: { type: 'integer' } } } },
       },
     },
@@ -61,7 +64,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         tags: ['bot', 'public'],
         headers: apiKeyHeader,
         // The maximum keeps the id inside BIGINT (and exact in JS), so a huge one is a 400, not a 500.
-        params: { type: 'object', properties: { broadcastId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['broadcastId'] },
+        params: obj({ broadcastId: rowId }, ['broadcastId']),
         response: { 200: progressSchema },
       },
     },

@@ -141,6 +141,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   broadcastsUnconfigured: 503,
   broadcastNotFound: 404,
   broadcastFinished: 409,
+  broadcastAlreadyCancelled: 409,
   wrongWebhookSecret: 401,
   notATelegramUpdate: 400,
   broadcastMessageRequired: 400,
@@ -156,6 +157,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   segmentDays: 400,
   segmentUserIds: 400,
   segmentKind: 400,
+  segmentFieldOfOtherKind: 400,
 
   crossSiteRefused: 403,
   foreignOrigin: 403,

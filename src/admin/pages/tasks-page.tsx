@@ -16,9 +16,12 @@ const Field = ({ label, error, children }: { label: string; error?: string | und
   </label>
 );
 
+/** A task's editable fields: the server refuses any other (its id is in the path, its place is the reorder's). */
+const inputOf = ({ id: _id, sortOrder: _sortOrder, ...input }: AdminTask): TaskInput => input;
+
 /** Create or edit one task; the server's field errors are shown under their fields. */
 const TaskEditor = ({ task, done }: { task: AdminTask | null; done(): void }) => {
-  const [form, setForm] = useState<TaskInput>(task ?? blank);
+  const [form, setForm] = useState<TaskInput>(task ? inputOf(task) : blank);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof TaskInput>(k: K, v: TaskInput[K]) => setForm((f) => ({ ...f, [k]: v }));
