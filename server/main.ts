@@ -23,7 +23,7 @@ import { startOutsideBackground, stopBot } from './background/runtime.ts';
 import { createOutsideServices } from './tasks/outside-services.ts';
 import { pollsUpdates, startCluster } from './core/cluster.ts';
 import { serveClusterMetrics } from './core/metrics.ts';
-import { closeServer, installShutdown } from './core/shutdown.ts';
+import { drainable, installShutdown, type Drainable } from './core/shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,6 +69,7 @@ const main = async (): Promise<void> => {
   // Optional; a Redis fault never stops the server (server/core/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
+  let drain: Drainable;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
     app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
@@ -82,6 +83,8 @@ const main = async (): Promise<void> => {
     if (bot.development) registerDevLaunch(app, { botToken: bot.token, clock });
     if (bot.development) registerDevAdmin(app, { botToken: bot.token, clock, config: runConfig });
     if (testClock !== undefined) registerTestClock(app, testClock);
+    // Follows the requests from the first one, so that SIGTERM answers every one in flight.
+    drain = drainable(app);
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await db.close().catch(() => {});
@@ -97,7 +100,7 @@ const main = async (): Promise<void> => {
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
-    { name: 'requests', timeoutMs: 8_000, run: () => closeServer(app) },
+    { name: 'requests', timeoutMs: 8_000, run: () => drain.drain() },
     { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close()])) },
     ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
