@@ -106,7 +106,7 @@ export const startPrometheus = async (opts: { target: string; token: string; rea
   return {
     base,
     query,
-    queryUntil: async (expr, done, timeoutMs = 20_000) => {
+    queryUntil: async (expr, done, timeoutMs = 30_000) => {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const samples = await query(expr);
