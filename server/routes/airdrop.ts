@@ -24,7 +24,10 @@ import { errorResponses, objectOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 
-const roundSchema = objectOf({
+/** The answer of both round routes: the round, and on the snapshot whether this call built it. */
+type RoundAnswer = ReturnType<typeof withRootInt> & { created?: boolean };
+
+const roundSchema = objectOf<RoundAnswer>()({
   round: 'integer',
   status: 'string',
   startFrom: 'integer',

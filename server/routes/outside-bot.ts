@@ -8,7 +8,7 @@ import type { Bot } from 'grammy';
 import { botAdminOf } from '../core/config/admin-config.ts';
 import { createBot } from '../bot/bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
-import { broadcastProgress, enqueueBroadcast } from '../bot/broadcast-store.ts';
+import { broadcastProgress, enqueueBroadcast, type BroadcastProgress } from '../bot/broadcast-store.ts';
 import { chosenLanguageOf } from '../players/users.ts';
 import { badRequest, notFound, unauthorized, unavailable } from '../core/http-errors.ts';
 import type { RouteContext } from './route-context.ts';
@@ -18,7 +18,7 @@ import { apiKeyHeader, broadcastBody } from './operator.ts';
 import { objectOf } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
 
-const progressSchema = objectOf({
+const progressSchema = objectOf<BroadcastProgress>()({
   id: 'integer',
   total: 'integer',
   sent: 'integer',

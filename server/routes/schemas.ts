@@ -2,6 +2,7 @@
  * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
+import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
 import type { RouteContext } from './route-context.ts';
 
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
@@ -17,28 +18,101 @@ const kinds = {
   decimal,
 } as const;
 
-/** An object schema whose properties are kinds (`'integer'`, `'decimal'`, …) or whole schemas, in wire order. */
-export const objectOf = (properties: Record<string, keyof typeof kinds | object>) => ({
-  type: 'object',
-  properties: Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, typeof p === 'string' ? kinds[p] : p])),
-});
+type Kind = keyof typeof kinds;
+
+/** The values of each kind, as TypeScript types. */
+interface KindTypes {
+  string: string;
+  'string?': string | null;
+  integer: number;
+  'integer?': number | null;
+  number: number;
+  boolean: boolean;
+  decimal: DecimalString;
+}
+
+declare const wireType: unique symbol;
+
+/**
+ * A JSON schema of the wire type `T`. `T` lives in the type alone (no such property exists at run
+ * time) and ties the schema to it exactly: tsc refuses a schema of one type for a field of another,
+ * and `objectOf<T>()` refuses properties that are not exactly T's fields.
+ */
+export interface Schema<T> {
+  readonly [wireType]?: (value: T) => T;
+}
+
+/** The kinds whose values are V's: `TaskType` fits `'string'`; `number | null` fits `'integer?'` and not `'integer'`, nor `number` `'integer?'`. */
+type KindsFor<V> = { [K in Kind]: [V] extends [KindTypes[K]] ? ([null] extends [V] ? K : [null] extends [KindTypes[K]] ? never : K) : never }[Kind];
+
+declare const itemKind: unique symbol;
+
+/** An array of kind K (`arrayOf('integer')`): fits an array of any type K fits, as K fits the type. */
+export interface KindArray<K extends Kind> {
+  readonly [itemKind]?: K;
+}
+
+type KindArrayFor<V> = [V] extends [readonly (infer E)[]] ? KindArray<KindsFor<E>> : never;
+
+/** What may describe a field of type V: a kind that fits it, a schema of exactly V, or for an array an array of a kind that fits its items. An optional field is omitted by the serializer when undefined. */
+export type FieldOf<V> = KindsFor<Exclude<V, undefined>> | Schema<Exclude<V, undefined>> | KindArrayFor<Exclude<V, undefined>>;
+
+/** An object schema of T. */
+export type ObjectSchema<T> = Schema<T> & { type: 'object'; properties: Record<string, object> };
+
+const schemaOf = <T>(schema: object): Schema<T> => schema as Schema<T>;
+
+/**
+ * The object schema of the wire type T (engine/api-types.ts): its properties are kinds (`'integer'`,
+ * `'decimal'`, …) or schemas, in wire order, one for every field of T, optional ones included, and
+ * no other (the serializer drops a field its schema lacks); `required` lists the fields the
+ * serializer insists on. `objectOf<UserStatus>()({ … })`.
+ */
+export const objectOf =
+  <T>() =>
+  <P extends { [K in keyof T]-?: FieldOf<T[K]> }>(properties: P & { [K in Exclude<keyof P, keyof T>]: never }, required?: readonly (keyof T & string)[]): ObjectSchema<T> =>
+    ({
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(properties as Record<string, Kind | object>).map(([key, p]) => [key, typeof p === 'string' ? kinds[p as Kind] : p])),
+      ...(required === undefined ? {} : { required: [...required] }),
+    }) as ObjectSchema<T>;
+
+/** A field of kind `kind` with its description (OpenAPI). */
+export const described = <K extends Kind>(kind: K, description: string): Schema<KindTypes[K]> => schemaOf({ ...kinds[kind], description });
+
+/** A string field with one of `values`. */
+export const enumOf = <const V extends string>(values: readonly V[]): Schema<V> => schemaOf({ type: 'string', enum: [...values] });
+
+/** An array of kinds or of schemas. */
+export function arrayOf<K extends Kind>(items: K, description?: string): KindArray<K>;
+export function arrayOf<T>(items: Schema<T>, description?: string): Schema<T[]>;
+export function arrayOf(items: Kind | object, description?: string): object {
+  return ({ type: 'array', items: typeof items === 'string' ? kinds[items as Kind] : items, ...(description === undefined ? {} : { description }) });
+}
+
+/** An object of any keys whose values are of kind `kind`. */
+export const recordOf = <K extends Kind>(kind: K, description?: string): Schema<Record<string, KindTypes[K]>> =>
+  schemaOf({ type: 'object', additionalProperties: kinds[kind], ...(description === undefined ? {} : { description }) });
+
+/** An object schema that also allows null. */
+export const nullable = <T>(schema: ObjectSchema<T>): Schema<T | null> => schemaOf({ ...schema, type: [schema.type, 'null'] });
 
 export const ageRewardSchema = {
-  ...objectOf({ avgAge: 'number', teleReward: 'decimal', twReward: 'decimal', premiumReward: 'decimal', total: 'decimal' }),
+  ...objectOf<AgeReward>()({ avgAge: 'number', teleReward: 'decimal', twReward: 'decimal', premiumReward: 'decimal', total: 'decimal' }),
   required: ['avgAge', 'teleReward', 'twReward', 'premiumReward', 'total'],
 };
 
 /** `daily` of the status (engine/api-types.ts DailyStatus): never the day's combo or word. */
 export const dailyStatusSchema = {
-  ...objectOf({
+  ...objectOf<DailyStatus>()({
     day: 'string',
     nextDayAt: 'integer',
-    streak: { ...objectOf({ days: 'integer', claimedToday: 'boolean', step: 'integer', reward: 'decimal' }), required: ['days', 'claimedToday', 'step', 'reward'] },
-    combo: {
-      ...objectOf({ found: { type: 'array', items: { type: 'integer' }, description: 'combo cards found today, in order found' }, complete: 'boolean', reward: 'decimal' }),
-      required: ['found', 'complete', 'reward'],
-    },
-    cipher: { ...objectOf({ solved: 'boolean', guessesLeft: 'integer', reward: 'decimal' }), required: ['solved', 'guessesLeft', 'reward'] },
+    streak: objectOf<DailyStatus['streak']>()({ days: 'integer', claimedToday: 'boolean', step: 'integer', reward: 'decimal' }, ['days', 'claimedToday', 'step', 'reward']),
+    combo: objectOf<DailyStatus['combo']>()(
+      { found: arrayOf('integer', 'combo cards found today, in order found'), complete: 'boolean', reward: 'decimal' },
+      ['found', 'complete', 'reward'],
+    ),
+    cipher: objectOf<DailyStatus['cipher']>()({ solved: 'boolean', guessesLeft: 'integer', reward: 'decimal' }, ['solved', 'guessesLeft', 'reward']),
     reminders: 'boolean',
   }),
   required: ['day', 'nextDayAt', 'streak', 'combo', 'cipher', 'reminders'],
@@ -46,7 +120,7 @@ export const dailyStatusSchema = {
 
 export const userStatusSchema = {
   $id: 'UserStatus',
-  ...objectOf({
+  ...objectOf<UserStatus>()({
     id: 'string',
     refcode: 'string',
     refLevel: 'integer',
@@ -65,7 +139,7 @@ export const userStatusSchema = {
     totalRef: 'decimal',
     totalMoneyRef: 'decimal',
     totalClick: 'integer',
-    passiveEarnLevel: { type: 'object', additionalProperties: { type: 'integer' } },
+    passiveEarnLevel: recordOf('integer'),
     fingerLevel: 'integer',
     energyLevel: 'integer',
     availableEnergy: 'integer',
@@ -80,12 +154,12 @@ export const userStatusSchema = {
     boostChannelCnt: 'integer',
     serverTime: 'integer',
     isFrozen: 'boolean',
-    language: { type: ['string', 'null'], description: 'The locale chosen on the profile card (POST /language), null until chosen' },
+    language: described('string?', 'The locale chosen on the profile card (POST /language), null until chosen'),
     daily: dailyStatusSchema,
   }),
 };
 
-export const taskSchema = objectOf({
+export const taskSchema = objectOf<Task>()({
   id: 'integer',
   type: 'string',
   handleType: 'string?',
@@ -100,19 +174,19 @@ export const taskSchema = objectOf({
   needsCaptcha: 'boolean',
 });
 
-export const friendSchema = objectOf({
+export const friendSchema = objectOf<FriendEntry>()({
   teleUsername: 'string',
   totalMoney: 'decimal',
   totalMoneyRef: 'decimal',
   totalEarn: 'decimal',
   earned: 'decimal',
-  waitingFor: { type: 'array', items: { type: 'string', enum: ['clicks', 'channel'] }, description: 'what the invite bonus still waits for (§9)' },
+  waitingFor: arrayOf(enumOf(['clicks', 'channel']), 'what the invite bonus still waits for (§9)'),
 });
 
 /** POST /invite/prepared (engine/api-types.ts PreparedInvite). */
-export const preparedInviteSchema = { ...objectOf({ id: 'string', expirationDate: 'integer' }), required: ['id', 'expirationDate'] };
+export const preparedInviteSchema = { ...objectOf<PreparedInvite>()({ id: 'string', expirationDate: 'integer' }), required: ['id', 'expirationDate'] };
 
-export const leaderboardEntrySchema = objectOf({
+export const leaderboardEntrySchema = objectOf<LeaderboardEntry>()({
   id: 'string',
   rank: 'integer',
   teleUsername: 'string',
@@ -124,12 +198,10 @@ export const leaderboardEntrySchema = objectOf({
   totalRef: 'decimal',
 });
 
-export const pageOf = (item: object) => objectOf({ items: { type: 'array', items: item }, page: 'integer', pageSize: 'integer', total: 'integer' });
+export const pageOf = <T>(item: Schema<T>): ObjectSchema<Page<T>> =>
+  objectOf<Page<T>>()({ items: arrayOf(item) as FieldOf<T[]>, page: 'integer', pageSize: 'integer', total: 'integer' });
 
-/** `{ message, status }`: the answer of purchases and one-off claims. */
-export const messageStatusSchema = objectOf({ message: 'string', status: userStatusSchema });
-
-export const errorSchema = objectOf({ error: 'string', message: 'string', field: 'string', code: 'string' });
+export const errorSchema = objectOf<ErrorBody>()({ error: 'string', message: 'string', field: 'string', code: 'string' });
 
 export const decimalSchema = decimal;
 
