@@ -8,9 +8,9 @@ import { playerOf } from '../players/authenticate.ts';
 import { statusOf } from '../players/users.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { decimalSchema, errorResponses, errorSchema, playerRoute, userStatusSchema } from './schemas.ts';
+import { errorResponses, errorSchema, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
 
-const claimAnswer = { 200: { type: 'object', properties: { claimed: decimalSchema, status: userStatusSchema } }, ...errorResponses };
+const claimAnswer = { 200: objectOf<DailyClaimResult>()({ claimed: 'decimal', status: userStatusSchema }), ...errorResponses };
 
 /**
  * The daily loop (docs/rules.md §15): the streak's claim, a cipher guess and the reminders switch.
@@ -37,7 +37,7 @@ export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =>
         ['word'],
       ),
       response: {
-        200: { type: 'object', properties: { correct: { type: 'boolean' }, claimed: decimalSchema, status: userStatusSchema } },
+        200: objectOf<CipherGuessResult>()({ correct: 'boolean', claimed: 'decimal', status: userStatusSchema }),
         ...errorResponses,
         429: errorSchema,
       },

@@ -9,18 +9,12 @@ import { loadUser, statusOf } from '../players/users.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { beginXLogin, completeXLogin } from '../x-account/x-connect.ts';
-import { playerSecurity } from './schemas.ts';
+import { objectOf, playerSecurity } from './schemas.ts';
 
-const socialConnectSchema = {
-  type: 'object',
-  required: ['twUsername', 'twAge', 'twAvatar', 'pendingClaimReward'],
-  properties: {
-    twUsername: { type: ['string', 'null'] },
-    twAge: { type: 'integer' },
-    twAvatar: { type: ['string', 'null'] },
-    pendingClaimReward: { type: 'string' },
-  },
-} as const;
+const socialConnectSchema = objectOf<SocialConnect>()(
+  { twUsername: 'string?', twAge: 'integer', twAvatar: 'string?', pendingClaimReward: 'string' },
+  ['twUsername', 'twAge', 'twAvatar', 'pendingClaimReward'],
+);
 
 export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const deps = { db: ctx.db, config: ctx.config, clock: ctx.clock };

@@ -8,7 +8,7 @@ import { statusOf } from '../players/users.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { decimalSchema, errorResponses, playerSecurity as security, userStatusSchema } from './schemas.ts';
+import { errorResponses, objectOf, playerSecurity as security, userStatusSchema } from './schemas.ts';
 
 
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
@@ -34,7 +34,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
           ['click'],
         ),
         response: {
-          200: { type: 'object', properties: { batchId: { type: ['string', 'null'] }, accepted: { type: 'integer' }, status: userStatusSchema } },
+          200: objectOf<ClickResult>()({ batchId: 'string?', accepted: 'integer', status: userStatusSchema }),
           ...errorResponses,
         },
       },
@@ -54,7 +54,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
         summary: 'Claims passive income accrued since lastClaimedTime (at most 3 h of it)',
         tags: ['game'],
         security,
-        response: { 200: { type: 'object', properties: { claimed: decimalSchema, status: userStatusSchema } }, ...errorResponses },
+        response: { 200: objectOf<ClaimResult>()({ claimed: 'decimal', status: userStatusSchema }), ...errorResponses },
       },
     },
     async (request): Promise<ClaimResult> => {

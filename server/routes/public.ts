@@ -3,7 +3,7 @@ import type { PublicStats } from '../../engine/api-types.ts';
 import type { Db } from '../core/db/db.ts';
 import { readStatsCache, refreshStatsCache } from '../leaderboard/stats-cache.ts';
 import type { RouteContext } from './route-context.ts';
-import { decimalSchema } from './schemas.ts';
+import { objectOf } from './schemas.ts';
 
 /**
  * The stats as the stats job keeps them (one row; docs/scaling.md): a request never scans users.
@@ -40,7 +40,7 @@ export const publicRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =
         summary: 'Landing-page statistics: total clicks, players and dollars earned (refreshed by a job every STATS_REFRESH_MS)',
         tags: ['public'],
         response: {
-          200: { type: 'object', properties: { totalClick: { type: 'integer' }, totalPaticipant: { type: 'integer' }, totalEarn: decimalSchema } },
+          200: objectOf<PublicStats>()({ totalClick: 'integer', totalPaticipant: 'integer', totalEarn: 'decimal' }),
         },
       },
     },

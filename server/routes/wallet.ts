@@ -12,21 +12,15 @@ import { linkedWallet, linkWallet, issueTonProofPayload, unlinkWallet } from '..
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { publicUrl } from '../core/config/outside-config.ts';
-import { errorResponses, playerRoute } from './schemas.ts';
+import { errorResponses, nullable, objectOf, playerRoute } from './schemas.ts';
 
 const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 
-const walletInfoSchema = {
-  type: 'object',
-  properties: {
-    address: { type: ['string', 'null'] },
-    friendlyAddress: { type: ['string', 'null'] },
-    allocation: {
-      type: ['object', 'null'],
-      properties: { round: { type: 'integer' }, amount: { type: 'string' }, startFrom: { type: 'integer' }, expireAt: { type: 'integer' } },
-    },
-  },
-} as const;
+const walletInfoSchema = objectOf<WalletInfo>()({
+  address: 'string?',
+  friendlyAddress: 'string?',
+  allocation: nullable(objectOf<NonNullable<WalletInfo['allocation']>>()({ round: 'integer', amount: 'string', startFrom: 'integer', expireAt: 'integer' })),
+});
 
 const linkBody = obj(
   {
