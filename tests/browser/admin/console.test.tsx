@@ -81,6 +81,21 @@ describe('tasks page', () => {
     const post = calls.find((c) => c.method === 'POST')!;
     expect((post.init.headers as Record<string, string>)[csrfHeader]).toBe('csrf-123');
   });
+
+  it('saves an edit with the form’s fields only: the id is in the path, and the server refuses unknown fields', async () => {
+    const calls = fakeApi((m, p) => {
+      if (m === 'GET' && p === '/tasks') return json(200, { items: [task] });
+      if (m === 'PUT' && p === `/tasks/${task.id}`) return json(200, task);
+      return undefined;
+    });
+    const host = await render(<MemoryRouter><TasksPage /></MemoryRouter>);
+    await until(() => expect(host.textContent).toContain('Register on ONUS'));
+    await click(button(host, 'Edit'));
+    await click(button(host, 'Save'));
+    await until(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const { id: _id, sortOrder: _sortOrder, ...form } = task;
+    expect(JSON.parse(String(calls.find((c) => c.method === 'PUT')!.init.body))).toEqual(form);
+  });
 });
 
 describe('broadcasts page', () => {
