@@ -1,10 +1,14 @@
 import type {
   AdsRewardPayload,
+  CipherGuessPayload,
+  CipherGuessResult,
   ClaimTaskPayload,
+  DailyClaimResult,
   FriendEntry,
   LanguagePayload,
   LeaderboardEntry,
   Page,
+  RemindersPayload,
   PreparedInvite,
   SocialConnect,
   Task,
@@ -34,6 +38,15 @@ export const claimTask = (api: ApiClient, taskId: number, body: ClaimTaskPayload
     query: { task_id: required(taskId, 'task_id', 'claimTask') },
     body: required(body, 'body', 'claimTask'),
   });
+
+/** The daily loop (docs/rules.md §15): today's streak reward, a cipher guess, the reminders switch. */
+export const claimDailyStreak = (api: ApiClient) => api.request<DailyClaimResult>('/daily/streak', { method: 'POST' });
+
+export const guessDailyCipher = (api: ApiClient, word: string) =>
+  api.request<CipherGuessResult>('/daily/cipher', { method: 'POST', body: { word: required(word, 'word', 'guessDailyCipher') } satisfies CipherGuessPayload });
+
+export const setReminders = (api: ApiClient, on: boolean) =>
+  api.request<UserStatus>('/daily/reminders', { method: 'POST', body: { on } satisfies RemindersPayload });
 
 export const claimWelcome = (api: ApiClient) => api.request<UserStatus>('/claim-welcome-rw', { method: 'POST' });
 export const claimEaster = (api: ApiClient) => api.request<UserStatus>('/claim-easter-egg-rw', { method: 'POST' });

@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { BoostKey } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
@@ -9,6 +10,7 @@ import { art, CoinIcon, Icon } from '../ui/art.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { boosterKeys, boostView, itemKeys } from './boost-model.ts';
 import { UpgradePopup } from './upgrade-popup.tsx';
+import { ComboPanel } from '../daily/combo-panel.tsx';
 import './boost.css';
 
 
@@ -56,7 +58,9 @@ const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Boos
 export const BoostScreen = () => {
   useSignals();
   const { _ } = useLingui();
-  const [tab, setTab] = useState<'booster' | 'upgrade'>('booster');
+  // Home's combo tile opens the Upgrade tab (?tab=upgrade), where the day's combo is found.
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<'booster' | 'upgrade'>(params.get('tab') === 'upgrade' ? 'upgrade' : 'booster');
   const tabs = [
     { id: 'booster', label: _('app.boost.booster') },
     { id: 'upgrade', label: _('app.boost.upgrade') },
@@ -78,9 +82,12 @@ export const BoostScreen = () => {
           {boosterKeys.map((key) => <BoosterRow key={key} boostKey={key} onOpen={openKey} />)}
         </div>
       ) : (
-        <div className="boost__grid">
-          {itemKeys.map((key) => <ItemCard key={key} boostKey={key} onOpen={openKey} />)}
-        </div>
+        <>
+          <ComboPanel />
+          <div className="boost__grid">
+            {itemKeys.map((key) => <ItemCard key={key} boostKey={key} onOpen={openKey} />)}
+          </div>
+        </>
       )}
       {open !== null && <UpgradePopup boostKey={open} onClose={() => setOpen(null)} />}
     </div>

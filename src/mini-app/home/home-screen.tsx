@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useSignals } from '@preact/signals-react/runtime';
 import { formatMoney } from '../../../engine/format.ts';
@@ -10,6 +10,9 @@ import { useLeaderboard } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
 import { appLocale } from '../locale.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
+import { CipherMode } from '../daily/cipher-mode.tsx';
+import { DailyRow } from '../daily/daily-row.tsx';
+import { StreakSheet } from '../daily/streak-sheet.tsx';
 import { CoinButton } from './coin-button.tsx';
 import { HomeScreenOffer } from './home-screen-offer.tsx';
 import { MoneyDreamPopup } from './money-dream-popup.tsx';
@@ -103,6 +106,10 @@ export const HomeScreen = () => {
   const status = useStatus().data;
   const rank = useLeaderboard(1).data?.items[0]?.rank;
   const [profileOpen, setProfileOpen] = useState(false);
+  const [streakOpen, setStreakOpen] = useState(false);
+  // Cipher mode (docs/rules.md §15.3) puts a Morse key where the coin is: no tap reaches the engine.
+  const [cipherOn, setCipherOn] = useState(false);
+  const exitCipher = useCallback(() => setCipherOn(false), []);
   const { _ } = useLingui();
   const name = status?.teleUsername || telegramUser()?.first_name || _('app.home.player');
   return (
@@ -120,17 +127,25 @@ export const HomeScreen = () => {
         </div>
         <YourMoney />
       </header>
-      <BalanceCounter />
-      <div className="home__play">
-        <div className="home__arena">
-          <EnergyRing />
-          <CoinButton />
-          <Streak />
-        </div>
-        <EnergyLabel />
-      </div>
+      <DailyRow cipherOn={cipherOn} onStreak={() => setStreakOpen(true)} onCipher={() => setCipherOn((on) => !on)} />
+      {cipherOn ? (
+        <CipherMode onExit={exitCipher} />
+      ) : (
+        <>
+          <BalanceCounter />
+          <div className="home__play">
+            <div className="home__arena">
+              <EnergyRing />
+              <CoinButton />
+              <Streak />
+            </div>
+            <EnergyLabel />
+          </div>
+        </>
+      )}
       <Stats />
       <MoneyDreamPopup />
+      {streakOpen && <StreakSheet onClose={() => setStreakOpen(false)} />}
       <HomeScreenOffer />
       {profileOpen && status && <ProfileCard status={status} onClose={() => setProfileOpen(false)} />}
     </div>

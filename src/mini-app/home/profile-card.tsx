@@ -6,8 +6,9 @@ import { ConnectX } from '../ui/connect-x.tsx';
 import { titleName } from '../locale.ts';
 import { Popup } from '../ui/popup.tsx';
 import { LanguageChoice } from './language-choice.tsx';
+import { RemindersSwitch } from '../daily/reminders-switch.tsx';
 
-/** The profile card behind the avatar: title, account ages, refcode, the X account and the language. */
+/** The profile card behind the avatar: title, account ages, refcode, the X account, the language and the bot's reminders. */
 export const ProfileCard = ({ status, onClose }: { status: UserStatus; onClose: () => void }) => {
   const { _ } = useLingui();
   const title = titleFor(status.teleAge, status.twAge);
@@ -31,6 +32,7 @@ export const ProfileCard = ({ status, onClose }: { status: UserStatus; onClose: 
           <ConnectX />
         )}
         <LanguageChoice />
+        <RemindersSwitch />
       </div>
     </Popup>
   );

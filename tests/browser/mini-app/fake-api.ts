@@ -1,4 +1,5 @@
-import type { FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
+import type { DailyStatus, FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
+import { streakRewardMoney, streakStep } from '../../../engine/daily.ts';
 import seed from '../../../server/tasks/seed-tasks.json';
 import { verifyOutside } from '../../../server/tasks/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/tasks/task-model.ts';
@@ -46,6 +47,9 @@ export interface FakeApiState {
   exchangeIds: Set<string>;
   /** GET /wallet (the TON wallet card); POST /wallet/unlink clears the address. */
   wallet: WalletInfo;
+  /** Today's combo and cipher word: the server's secrets, never in an answer (docs/rules.md §15). */
+  comboOfDay: number[];
+  cipherWord: string;
 }
 
 /** A refusal the fake answers: its status, code and field; the English comes from engine/refusals.ts. */
@@ -54,6 +58,17 @@ export interface FakeRefusal {
   code: RefusalCode;
   field?: string;
 }
+
+/** A player on the 4th day of a streak, one combo card found (Coin Jar), the cipher unsolved. */
+export const demoDaily = (over: Partial<DailyStatus> = {}): DailyStatus => ({
+  day: '2026-01-15',
+  nextDayAt: Date.now() + 5 * 3_600_000 + 12 * 60_000 + 33_000,
+  streak: { days: 3, claimedToday: false, step: 4, reward: String(streakRewardMoney(4)) },
+  combo: { found: [5], complete: false, reward: String(economy.dailyComboRewardMoney) },
+  cipher: { solved: false, guessesLeft: economy.dailyCipherGuessesPerDay, reward: String(economy.dailyCipherRewardMoney) },
+  reminders: true,
+  ...over,
+});
 
 export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
   id: '5001',
@@ -89,6 +104,7 @@ export const demoStatus = (over: Partial<UserStatus> = {}): UserStatus => ({
   boostChannelCnt: 0,
   serverTime: 0,
   airdropReview: { state: 'clear', reasons: [] },
+  daily: demoDaily(),
   ...over,
 });
 
@@ -151,6 +167,8 @@ export const createFakeState = (over: Partial<FakeApiState> = {}): FakeApiState 
     captchas: new Map(),
     exchangeIds: new Set(['12345']),
     wallet: { address: null, friendlyAddress: null, allocation: null },
+    comboOfDay: [5, 7, 9],
+    cipherWord: 'MONEY',
     ...over,
   };
 };
@@ -319,6 +337,38 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       if (key === 1) s.fingerLevel += 1;
       else if (key === 2) s.energyLevel += 1;
       else s.passiveEarnLevel = { ...s.passiveEarnLevel, [key]: level + 1 };
+      // The day's combo (docs/rules.md §15.2): a combo card is found once, the third pays.
+      const combo = s.daily?.combo;
+      if (combo && state.comboOfDay.includes(key) && !combo.found.includes(key)) {
+        combo.found = [...combo.found, key];
+        combo.complete = combo.found.length === economy.dailyComboCards;
+        if (combo.complete) s.totalMoney = toWire(money(s.totalMoney).plus(combo.reward));
+      }
+      return json(s);
+    }
+    case 'POST /daily/streak': {
+      const streak = s.daily!.streak;
+      if (streak.claimedToday) return refuse({ status: 409, code: 'dailyStreakClaimed' });
+      const claimed = streak.reward;
+      s.daily!.streak = { ...streak, days: streak.days + 1, claimedToday: true, step: streakStep(streak.days + 1), reward: String(streakRewardMoney(streak.days + 1)) };
+      s.totalMoney = toWire(money(s.totalMoney).plus(claimed));
+      return json({ claimed, status: s });
+    }
+    case 'POST /daily/cipher': {
+      const cipher = s.daily!.cipher;
+      const { word } = (body ?? {}) as { word?: unknown };
+      if (typeof word !== 'string' || !/^[A-Za-z]{1,12}$/.test(word)) return refuse({ status: 400, code: 'invalidParameter', field: 'word' });
+      if (cipher.solved) return refuse({ status: 409, code: 'dailyCipherSolved', field: 'word' });
+      if (cipher.guessesLeft === 0) return refuse({ status: 429, code: 'dailyCipherLimit', field: 'word' });
+      const correct = word.toUpperCase() === state.cipherWord;
+      s.daily!.cipher = correct ? { ...cipher, solved: true } : { ...cipher, guessesLeft: cipher.guessesLeft - 1 };
+      if (correct) s.totalMoney = toWire(money(s.totalMoney).plus(cipher.reward));
+      return json({ correct, claimed: correct ? cipher.reward : '0', status: s });
+    }
+    case 'POST /daily/reminders': {
+      const { on } = (body ?? {}) as { on?: unknown };
+      if (typeof on !== 'boolean') return refuse({ status: 400, code: 'invalidParameter', field: 'on' });
+      s.daily!.reminders = on;
       return json(s);
     }
     default:

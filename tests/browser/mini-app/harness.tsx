@@ -1,5 +1,5 @@
 import { I18nProvider } from '@lingui/react';
-import { act } from 'react';
+import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -38,7 +38,7 @@ let current: { root: Root; host: HTMLElement; engine: Engine } | null = null;
  * as app.tsx does for a player whose Telegram language is English; the shell then switches to
  * `status.language` when the player chose one (docs/i18n.md).
  */
-export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Promise<Mounted> => {
+export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}, wrap: (app: ReactNode) => ReactNode = (app) => app): Promise<Mounted> => {
   await cleanup();
   await activateLocale('en', ['app']);
   const state = createFakeState(over);
@@ -67,7 +67,7 @@ export const mountApp = async (path = '/', over: Partial<FakeApiState> = {}): Pr
     root.render(
       <I18nProvider i18n={i18n}>
         <Providers api={api} engine={engine} queryClient={createQueryClient()}>
-          <RouterProvider router={router} />
+          {wrap(<RouterProvider router={router} />)}
         </Providers>
       </I18nProvider>,
     );
