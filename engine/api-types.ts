@@ -2,6 +2,7 @@
  * Wire types shared by the client and the server (spec §3, §7). Amounts are decimal strings,
  * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
+import type { AirdropReview } from './airdrop-review.ts';
 import type { RefusalCode } from './refusals.ts';
 
 /** The API prefix of every call (spec §7). */
@@ -63,6 +64,8 @@ export interface UserStatus {
   serverTime: number;
   /** Present and true while an operator has frozen the player: taps, claims and purchases are refused. */
   isFrozen?: boolean;
+  /** The integrity review before the airdrop snapshot (docs/airdrop.md "Integrity review"): reasons only while not clear. */
+  airdropReview: AirdropReview;
   /** The locale the player chose on the profile card (`POST /language`), null until chosen: the mini-app starts in it (docs/i18n.md). */
   language?: string | null;
   /** The daily loop on the server's UTC day (docs/rules.md §15): streak, combo, cipher, reminders. */

@@ -163,6 +163,11 @@ export const refusals = {
   roundExpireAtDiffers: operator('round {round} was built with expireAt {expireAt}'),
   roundDatesDiffer: operator('round {round} is built with other dates'),
   expireBeforeStart: operator('expireAt must be after startFrom'),
+  excludedMoneyDiffers: operator('round {round} was built with excludedMoney {excludedMoney}'),
+
+  // --- The airdrop's integrity review (docs/airdrop.md "Integrity review"): the operators' list and decisions.
+  flagsCursorInvalid: operator('cursor must be <score>:<userId> as a previous page answered it'),
+  nothingToAppeal: operator('Player {id} is neither under review nor excluded: there is no appeal to decide'),
   expireInPast: operator('expireAt must be in the future (now is {now} unix s)'),
 
   // --- The forecast settlement (operator API).

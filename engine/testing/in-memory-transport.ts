@@ -141,6 +141,7 @@ export class InMemoryTransport implements Transport {
       isClaimedEaster: false,
       boostChannelCnt: 0,
       serverTime: now,
+      airdropReview: { state: 'clear', reasons: [] },
     };
   }
 

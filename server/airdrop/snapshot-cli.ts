@@ -1,16 +1,23 @@
 /**
- * `npm run airdrop:snapshot -- <round> <startFrom> <expireAt>`: takes a round's snapshot from the
- * command line, against the configured database (DATABASE_URL, or PGlite in DATA_DIR while no
- * server runs on it), and prints the Merkle root for the jetton master. Same code and the same
- * idempotence as POST /public/airdrop/snapshot, without holding an API process's event loop.
+ * `npm run airdrop:snapshot -- <round> <startFrom> <expireAt> [unminted|redistributed]`: takes a
+ * round's snapshot from the command line, against the configured database (DATABASE_URL, or PGlite
+ * in DATA_DIR while no server runs on it), and prints the Merkle root for the jetton master. The
+ * same action as POST /public/airdrop/snapshot (takeAirdropSnapshot: the same idempotence, the
+ * audit row as the operator key's, admin id 0), without holding an API process's event loop. The
+ * fourth argument says what becomes of excluded players' MONEY (docs/airdrop.md "Exclusions").
  */
 import { loadConfig } from '../core/config/config.ts';
 import { openDb } from '../core/db/db.ts';
-import { roundDatesProblem, takeSnapshot } from './snapshot.ts';
+import { operatorKeyActor } from '../console/exports.ts';
+import { excludedMoneyChoices, roundDatesProblem, type ExcludedMoney } from './snapshot.ts';
+import { takeAirdropSnapshot } from './take-snapshot.ts';
 
-const usage = 'usage: npm run airdrop:snapshot -- <round> <startFrom unix s> <expireAt unix s>   (expireAt after startFrom and in the future)';
-const [round, startFrom, expireAt] = process.argv.slice(2).map(Number);
-if (![round, startFrom, expireAt].every((v) => Number.isSafeInteger(v) && v! > 0)) {
+const usage =
+  'usage: npm run airdrop:snapshot -- <round> <startFrom unix s> <expireAt unix s> [unminted|redistributed]   (expireAt after startFrom and in the future; excluded MONEY left unminted by default)';
+const args = process.argv.slice(2);
+const [round, startFrom, expireAt] = args.slice(0, 3).map(Number);
+const excludedMoney = (args[3] ?? 'unminted') as ExcludedMoney;
+if (args.length > 4 || ![round, startFrom, expireAt].every((v) => Number.isSafeInteger(v) && v! > 0) || !excludedMoneyChoices.includes(excludedMoney)) {
   console.error(usage);
   process.exit(2);
 }
@@ -23,10 +30,10 @@ if (problem !== null) {
 const db = await openDb(loadConfig(process.env));
 try {
   const started = Date.now();
-  const { summary, created } = await takeSnapshot(db, { round: round!, startFrom: startFrom!, expireAt: expireAt! }, Date.now(), (phase) =>
-    console.log(`  ${phase} (${((Date.now() - started) / 1000).toFixed(1)} s)`),
-  );
+  const phase = (name: string) => console.log(`  ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const { summary, created } = await takeAirdropSnapshot({ db, phase }, operatorKeyActor, { round: round!, startFrom: startFrom!, expireAt: expireAt!, excludedMoney }, Date.now());
   console.log(`Round ${summary.round} ${created ? 'built' : 'was already built'}: ${summary.wallets} wallets, ${summary.totalAmount} jetton units.`);
+  console.log(`Excluded by the review: ${summary.excludedPlayers} players, ${summary.excludedAmount} jetton units, ${summary.excludedMoney}.`);
   console.log(`Merkle root (hex):     ${summary.merkleRoot}`);
   console.log(`Merkle root (uint256): ${BigInt(`0x${summary.merkleRoot}`).toString()}`);
 } catch (err) {

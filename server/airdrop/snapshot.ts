@@ -8,25 +8,41 @@ import { transaction } from '../core/db/transaction.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
+import { excludedPlayerSql } from '../integrity/exports.ts';
 
 /** Jetton units per MONEY: the jetton has 9 decimals. */
 export const jettonDecimals = 9;
 
 /**
  * Eligibility, in this one place (docs/airdrop.md "Eligibility"): a linked, verified TON wallet,
- * a MONEY balance above 0, not frozen. Allocation = the MONEY balance at the snapshot, in jetton
- * units (× 10^9; balances have at most 9 decimals, so nothing is rounded away).
+ * a MONEY balance above 0, not frozen, not excluded by the integrity review (server/integrity/).
+ * Allocation = the MONEY balance at the snapshot, in jetton units (× 10^9; balances have at most 9
+ * decimals, so nothing is rounded away). The excluded are those who would be eligible but for the
+ * review: their amount is withheld (airdrop_exclusions).
  */
-const eligibleAllocationsSql = `
-  SELECT w.address, u.id AS user_id, trunc(u.total_money * ${10 ** jettonDecimals}) AS amount
+const allocationsSql = (excluded: boolean) => `
+  SELECT w.address, u.id AS user_id, trunc(u.total_money * ${10 ** jettonDecimals}) AS amount, u.airdrop_reasons
   FROM users u
   JOIN ton_wallets w ON w.user_id = u.id
   WHERE u.total_money > 0
     AND u.frozen_at IS NULL
+    AND ${excluded ? '' : 'NOT '}${excludedPlayerSql}
 `;
+const eligibleAllocationsSql = allocationsSql(false);
+
+/**
+ * The excluded players' MONEY (docs/airdrop.md "Exclusions"), as the operator chooses per round:
+ * left unminted, or redistributed to the eligible players pro rata to their amounts, exact to the
+ * jetton unit with the total unchanged: each gets floor(excluded × amount ÷ total), and the units
+ * left over go one each to the largest remainders (ties by address).
+ */
+export type ExcludedMoney = 'unminted' | 'redistributed';
+export const excludedMoneyChoices: readonly ExcludedMoney[] = ['unminted', 'redistributed'];
 
 export interface RoundParams {
   round: number;
+  /** What becomes of the excluded players' MONEY (default: left unminted); fixed once the round is frozen. */
+  excludedMoney?: ExcludedMoney;
   /** Unix seconds (TEP-177 start_from / expired_at). */
   startFrom: number;
   expireAt: number;
@@ -40,6 +56,11 @@ export interface RoundSummary extends RoundParams {
   /** Hex of the dictionary cell's hash: the jetton master's merkle_root. */
   merkleRoot: string | null;
   bocBytes: number | null;
+  excludedMoney: ExcludedMoney;
+  /** Players left out by the integrity review, their withheld jetton units, and how many had each reason. */
+  excludedPlayers: number;
+  excludedAmount: string;
+  excludedReasons: Record<string, number>;
 }
 
 interface RoundRow {
@@ -51,6 +72,10 @@ interface RoundRow {
   total_amount: string;
   merkle_root: string | null;
   boc_bytes: number | null;
+  excluded_money: ExcludedMoney;
+  excluded_players: number;
+  excluded_amount: string;
+  excluded_reasons: Record<string, number> | string;
 }
 
 const summaryOf = (r: RoundRow): RoundSummary => ({
@@ -62,6 +87,10 @@ const summaryOf = (r: RoundRow): RoundSummary => ({
   totalAmount: r.total_amount,
   merkleRoot: r.merkle_root,
   bocBytes: r.boc_bytes,
+  excludedMoney: r.excluded_money,
+  excludedPlayers: r.excluded_players,
+  excludedAmount: r.excluded_amount,
+  excludedReasons: typeof r.excluded_reasons === 'string' ? (JSON.parse(r.excluded_reasons) as Record<string, number>) : r.excluded_reasons,
 });
 
 export const roundSummary = async (q: Queryable, round: number): Promise<RoundSummary | null> => {
@@ -79,19 +108,44 @@ export const latestBuiltRound = async (q: Queryable): Promise<RoundSummary | nul
 const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSummary> =>
   transaction(db, async (tx) => {
     const created = await tx.query(
-      `INSERT INTO airdrop_rounds (round, status, start_from, expire_at, wallets, total_amount, created_at_ms)
-       VALUES ($1, 'building', $2, $3, 0, 0, $4) ON CONFLICT (round) DO NOTHING`,
-      [p.round, p.startFrom, p.expireAt, nowMs],
+      `INSERT INTO airdrop_rounds (round, status, start_from, expire_at, wallets, total_amount, created_at_ms, excluded_money)
+       VALUES ($1, 'building', $2, $3, 0, 0, $4, $5) ON CONFLICT (round) DO NOTHING`,
+      [p.round, p.startFrom, p.expireAt, nowMs, p.excludedMoney ?? 'unminted'],
     );
     if (created.rowCount === 0) return (await roundSummary(tx, p.round))!;
+    // The exclusions first, on the record with their reasons; the round keeps their count, amount and reasons.
+    await tx.query(
+      `WITH excluded AS (
+         INSERT INTO airdrop_exclusions (round, user_id, amount, reasons)
+         SELECT $1, x.user_id, x.amount, COALESCE(x.airdrop_reasons, '{}') FROM (${allocationsSql(true)}) x
+         RETURNING amount, reasons
+       )
+       UPDATE airdrop_rounds SET (excluded_players, excluded_amount, excluded_reasons) = (
+         (SELECT count(*) FROM excluded), (SELECT COALESCE(sum(amount), 0) FROM excluded),
+         (SELECT COALESCE(jsonb_object_agg(reason, n), '{}'::jsonb) FROM (SELECT reason, count(*) AS n FROM excluded, unnest(excluded.reasons) AS reason GROUP BY reason) r)
+       ) WHERE round = $1`,
+      [p.round],
+    );
     // One statement writes the allocations and counts them (no second scan of a million rows).
     await tx.query(
-      `WITH frozen AS (
-         INSERT INTO airdrop_allocations (round, address, user_id, amount)
-         SELECT $1, e.address, e.user_id, e.amount FROM (${eligibleAllocationsSql}) e
-         RETURNING amount
-       )
-       UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`,
+      p.excludedMoney === 'redistributed'
+        ? `WITH e AS (${eligibleAllocationsSql}),
+                x AS (SELECT excluded_amount AS ex FROM airdrop_rounds WHERE round = $1),
+                q AS (SELECT e.address, e.user_id, e.amount, div(x.ex * e.amount, t.total) AS base, mod(x.ex * e.amount, t.total) AS rem
+                        FROM e, x, (SELECT sum(amount) AS total FROM e) t),
+                r AS (SELECT q.*, row_number() OVER (ORDER BY rem DESC, address COLLATE "C") AS rk, (SELECT ex FROM x) - sum(base) OVER () AS leftover FROM q),
+                frozen AS (
+                  INSERT INTO airdrop_allocations (round, address, user_id, amount)
+                  SELECT $1, r.address, r.user_id, r.amount + r.base + CASE WHEN r.rk <= r.leftover THEN 1 ELSE 0 END FROM r
+                  RETURNING amount
+                )
+           UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`
+        : `WITH frozen AS (
+             INSERT INTO airdrop_allocations (round, address, user_id, amount)
+             SELECT $1, e.address, e.user_id, e.amount FROM (${eligibleAllocationsSql}) e
+             RETURNING amount
+           )
+           UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`,
       [p.round],
     );
     const s = (await roundSummary(tx, p.round))!;
@@ -183,6 +237,9 @@ export const takeSnapshot = async (
   phase('freeze allocations');
   if (s.startFrom !== p.startFrom) throw refuse('roundStartFromDiffers', { field: 'startFrom', values: { round: p.round, startFrom: s.startFrom } });
   if (s.expireAt !== p.expireAt) throw refuse('roundExpireAtDiffers', { field: 'expireAt', values: { round: p.round, expireAt: s.expireAt } });
+  if (p.excludedMoney !== undefined && s.excludedMoney !== p.excludedMoney) {
+    throw refuse('excludedMoneyDiffers', { field: 'excludedMoney', values: { round: p.round, excludedMoney: s.excludedMoney } });
+  }
   if (s.status === 'built') return { summary: s, created: false };
   const built = await buildFrozen(db, s, nowMs, phase, onBuilt);
   return { ...built, created: before === null };
@@ -213,15 +270,18 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * process (a second caller waits for the first and gets `created: false`), and dates that differ
  * from a built round's refused (409).
  */
-export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt, phase?: PhaseLog): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {
-    job = takeSnapshot(db, p, nowMs, undefined, onBuilt).finally(() => building.delete(p.round));
+    job = takeSnapshot(db, p, nowMs, phase, onBuilt).finally(() => building.delete(p.round));
     building.set(p.round, job);
   }
   const { summary, created, tree } = await job;
   if (summary.startFrom !== p.startFrom || summary.expireAt !== p.expireAt) throw refuse('roundDatesDiffer', { field: 'startFrom', values: { round: p.round } });
+  if (p.excludedMoney !== undefined && summary.excludedMoney !== p.excludedMoney) {
+    throw refuse('excludedMoneyDiffers', { field: 'excludedMoney', values: { round: p.round, excludedMoney: summary.excludedMoney } });
+  }
   return { summary, created: created && !waited, ...(tree !== undefined ? { tree } : {}) };
 };
 

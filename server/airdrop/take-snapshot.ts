@@ -1,27 +1,35 @@
 /**
  * The airdrop snapshot as an operator action (docs/airdrop.md), the one door of the operator API
- * (POST /public/airdrop/snapshot) and the console (POST /airdrop/snapshot): takes the round's
+ * (POST /public/airdrop/snapshot), the console (POST /airdrop/snapshot) and the command line
+ * (server/airdrop/snapshot-cli.ts): takes the round's
  * snapshot once (server/airdrop/snapshot.ts), writes the audit row in the transaction that marks
  * the round built, and makes this process serve the new round at once.
  */
 import type { Db } from '../core/db/db.ts';
 import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
 import type { ServedRound } from './served-round.ts';
-import { takeSnapshotOnce, type RoundParams, type RoundSummary } from './snapshot.ts';
+import { takeSnapshotOnce, type PhaseLog, type RoundParams, type RoundSummary } from './snapshot.ts';
 
 /** A round as the operators read it: the Merkle root also as the uint256 the jetton master stores. */
 export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });
 
 export interface SnapshotDeps {
   db: Db;
-  served: ServedRound;
+  /** The API process's served round; the command line has none. */
+  served?: ServedRound;
+  /** Called after each step of a build (the command line prints them). */
+  phase?: PhaseLog;
 }
 
 /** Takes (or returns the already taken) snapshot of a round; `created` is true for the call that froze it. */
 export const takeAirdropSnapshot = async (deps: SnapshotDeps, actor: Actor, p: RoundParams, nowMs: number): Promise<{ summary: RoundSummary; created: boolean }> => {
-  const { summary, created, tree } = await takeSnapshotOnce(deps.db, p, nowMs, (tx, built) =>
-    recordAudit(tx, { adminId: auditAdminId(actor), action: 'airdrop.snapshot', target: `round:${built.round}`, after: withRootInt(built), nowMs }),
+  const { summary, created, tree } = await takeSnapshotOnce(
+    deps.db,
+    p,
+    nowMs,
+    (tx, built) => recordAudit(tx, { adminId: auditAdminId(actor), action: 'airdrop.snapshot', target: `round:${built.round}`, after: withRootInt(built), nowMs }),
+    deps.phase,
   );
-  deps.served.snapshotTaken(summary.round, tree);
+  deps.served?.snapshotTaken(summary.round, tree);
   return { summary, created };
 };

@@ -18,6 +18,7 @@ import { buildRankSnapshot, ranksJob, type RankBuild } from '../leaderboard/expo
 import { refreshStatsCache } from '../leaderboard/exports.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/exports.ts';
 import { isChannelMember } from '../tasks/exports.ts';
+import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 
 /** The stats cache (§3), once per `everyMs` window of the wall clock. */
@@ -28,22 +29,31 @@ export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
   run: ({ tx, nowMs }) => refreshStatsCache(tx, nowMs),
 });
 
-/** Every scheduled job. Add new ones here: they run once per period across processes by themselves. */
-export const scheduledJobs = (opts: { statsRefreshMs: number }): Job[] => [statsRefreshJob(opts.statsRefreshMs), dailyResetJob];
+/**
+ * Every scheduled job. Add new ones here: they run once per period across processes by themselves.
+ * With `integrity`, the integrity review's signals (server/integrity/signals-job.ts), every INTEGRITY_JOB_MS.
+ */
+export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules }): Job[] => [
+  statsRefreshJob(opts.statsRefreshMs),
+  dailyResetJob,
+  ...(opts.integrity !== undefined ? [integritySignalsJob(opts.integrity) as Job] : []),
+];
 
 export interface JobsResult {
   dailyReset: DailyResetResult;
   stats: PublicStats;
   channel?: ChannelCheckResult;
   ranks: RankBuild;
+  integrity?: IntegrityRunResult;
 }
 
 /** The jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
-export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean; channel?: ChannelJob } = {}): Promise<JobsResult> => ({
+export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean; channel?: ChannelJob; integrity?: IntegrityRules } = {}): Promise<JobsResult> => ({
   dailyReset: await runDailyReset(db, nowMs, opts),
   stats: await refreshStatsCache(db, nowMs),
   ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
   ranks: await buildRankSnapshot(db, nowMs),
+  ...(opts.integrity ? { integrity: await refreshIntegrity(db, nowMs, opts.integrity) } : {}),
 });
 
 export interface ChannelJob {

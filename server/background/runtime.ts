@@ -19,6 +19,7 @@ import { chosenLanguageOf } from '../players/exports.ts';
 import { createBot } from '../bot/exports.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
+import { integrityRulesOf } from '../integrity/exports.ts';
 
 export interface BackgroundDeps {
   db: Db;
@@ -108,7 +109,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
     ? startJobs({
         db: deps.jobsDb ?? deps.db,
         clock: deps.clock,
-        jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS }),
+        jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS, integrity: integrityRulesOf(config) }),
         selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
         log,
       })

@@ -1,3 +1,4 @@
+import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { availableEnergy } from '../../engine/energy.ts';
@@ -47,6 +48,9 @@ export interface UserRow {
   frozen_at?: Date | string | null;
   /** The locale chosen on the profile card, null until chosen (docs/i18n.md). */
   language?: string | null;
+  /** The integrity review's state and reasons as the player sees them (server/integrity/), null while clear. */
+  airdrop_review?: 'review' | 'excluded' | null;
+  airdrop_reasons?: string[] | null;
   // The daily loop (migration 0950, docs/rules.md §15); absent in rows read before it.
   daily_streak_day?: number;
   daily_streak_count?: number;
@@ -124,6 +128,7 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     boostChannelCnt: row.boost_channel_cnt,
     serverTime: nowMs,
     language: row.language ?? null,
+    airdropReview: { state: row.airdrop_review ?? 'clear', reasons: (row.airdrop_reasons ?? []).filter(isAirdropReasonCode) },
     daily: dailyStatusOf(dailyRecordOf(row), nowMs),
     ...(row.frozen_at != null ? { isFrozen: true } : {}),
   };

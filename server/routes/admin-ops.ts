@@ -9,7 +9,8 @@ import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment,
 import { readDashboard } from '../console/dashboard.ts';
 import { adminOf } from '../console/sessions.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
-import { latestBuiltRound } from '../airdrop/snapshot.ts';
+import { latestBuiltRound, type RoundParams } from '../airdrop/snapshot.ts';
+import { excludedMoneySchema } from './airdrop.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
 import { badRequest } from '../core/http-errors.ts';
@@ -65,11 +66,11 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     '/airdrop/snapshot',
     {
       schema: {
-        body: obj({ round: int(1, 1_000_000), startFrom: unixS, expireAt: unixS }, ['round', 'startFrom', 'expireAt']),
+        body: obj({ round: int(1, 1_000_000), startFrom: unixS, expireAt: unixS, excludedMoney: excludedMoneySchema }, ['round', 'startFrom', 'expireAt']),
       },
     },
     async (request) => {
-      const params = request.body as { round: number; startFrom: number; expireAt: number };
+      const params = request.body as RoundParams;
       // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
       const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
       const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop }, actor, params, ctx.clock.now());

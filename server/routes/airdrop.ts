@@ -13,16 +13,23 @@ import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
 import { jettonWalletOf } from '../airdrop/jetton-wallet.ts';
 import { parseTonAddress } from '../airdrop/ton-address.ts';
-import { latestBuiltRound, roundSummary } from '../airdrop/snapshot.ts';
+import { excludedMoneyChoices, latestBuiltRound, roundSummary, type RoundParams } from '../airdrop/snapshot.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { badRequest, notFound } from '../core/http-errors.ts';
 import { metrics } from '../core/metrics.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
+import { integrityOperatorRoutes } from './integrity.ts';
 import { errorResponses, objectOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
+/** What becomes of the MONEY of players the integrity review excluded (docs/airdrop.md "Exclusions"). */
+export const excludedMoneySchema = {
+  type: 'string',
+  enum: [...excludedMoneyChoices],
+  description: 'unminted (default): the excluded MONEY is not minted; redistributed: it goes to the eligible players pro rata',
+} as const;
 
 /** The answer of both round routes: the round, and on the snapshot whether this call built it. */
 type RoundAnswer = ReturnType<typeof withRootInt> & { created?: boolean };
@@ -37,6 +44,10 @@ const roundSchema = objectOf<RoundAnswer>()({
   merkleRoot: 'string?',
   merkleRootInt: 'string?',
   bocBytes: 'integer?',
+  excludedMoney: 'string',
+  excludedPlayers: 'integer',
+  excludedAmount: 'string',
+  excludedReasons: { type: 'object', additionalProperties: { type: 'integer' }, description: 'excluded players per reason code' },
   created: 'boolean',
 });
 
@@ -58,8 +69,10 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
   const served = ctx.airdrop;
 
   const checkKey = (request: FastifyRequest) => requireOperatorKey(ctx, request);
+  // GET /public/airdrop/flags: the integrity review's list (server/routes/integrity.ts).
+  await app.register(integrityOperatorRoutes, ctx);
 
-  app.post<{ Body: { round: number; startFrom: number; expireAt: number } }>(
+  app.post<{ Body: RoundParams }>(
     '/public/airdrop/snapshot',
     {
       schema: {
@@ -67,7 +80,12 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         tags: ['airdrop', 'operator'],
         headers: apiKeyHeader,
         body: obj(
-          { round: int(1, 1_000_000, 'round number'), startFrom: unixS('claims open (unix s)'), expireAt: unixS('claims close (unix s)') },
+          {
+            round: int(1, 1_000_000, 'round number'),
+            startFrom: unixS('claims open (unix s)'),
+            expireAt: unixS('claims close (unix s)'),
+            excludedMoney: excludedMoneySchema,
+          },
           ['round', 'startFrom', 'expireAt'],
         ),
         response: { 200: roundSchema, 201: roundSchema, ...errorResponses },

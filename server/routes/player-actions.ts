@@ -5,6 +5,8 @@ import { playerOf } from '../players/authenticate.ts';
 import { ClickBatcher } from '../clicks/click-batcher.ts';
 import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
 import { statusOf } from '../players/users.ts';
+import { DeviceSightings } from '../integrity/devices.ts';
+import { deviceIdHeader, deviceIdPattern } from '../../engine/airdrop-review.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
@@ -14,10 +16,12 @@ import { errorResponses, objectOf, playerSecurity as security, userStatusSchema 
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
 export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const batcher = new ClickBatcher(ctx.db, ctx.clock);
+  // Which device each player's batches come from, for the integrity review (server/integrity/devices.ts).
+  const devices = new DeviceSightings(ctx.db, (err) => app.log.warn({ err }, 'device sighting not recorded'));
   const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
 
-  app.post<{ Body: { click: number; batchId?: string; seq?: number } }>(
+  app.post<{ Body: { click: number; batchId?: string; seq?: number }; Headers: { [deviceIdHeader]?: string } }>(
     '/click',
     {
       ...auth,
@@ -25,6 +29,10 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
         summary: 'A batch of taps; accepted = min(click, energy, human-rate allowance); idempotent by batchId',
         tags: ['game'],
         security,
+        headers: {
+          type: 'object',
+          properties: { [deviceIdHeader]: { type: 'string', pattern: deviceIdPattern, description: 'the random device id the mini-app keeps in web storage (docs/airdrop.md)' } },
+        },
         body: obj(
           {
             click: int(1, 100_000, 'taps in this batch'),
@@ -41,7 +49,10 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<ClickResult> => {
       const { click, batchId } = request.body;
-      const a = await batcher.submit(playerOf(request).id, click, batchId ?? null);
+      const id = playerOf(request).id;
+      const a = await batcher.submit(id, click, batchId ?? null);
+      // The mini-app always sends its device id and a batch id: a batch without either is recorded as ''.
+      await devices.sighted(id, batchId === undefined ? '' : (request.headers[deviceIdHeader] ?? ''), a.nowMs);
       return { batchId: batchId ?? null, accepted: a.accepted, status: statusOf(a.row, a.nowMs) };
     },
   );

@@ -122,6 +122,9 @@ export const statusOfCode: Record<RefusalCode, number> = {
   roundExpireAtDiffers: 409,
   roundDatesDiffer: 409,
   expireBeforeStart: 400,
+  excludedMoneyDiffers: 409,
+  flagsCursorInvalid: 400,
+  nothingToAppeal: 409,
   expireInPast: 400,
 
   launchDayFormat: 400,

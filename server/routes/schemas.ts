@@ -2,6 +2,7 @@
  * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
+import { airdropReasonCodes, airdropReviewStates } from '../../engine/airdrop-review.ts';
 import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -118,6 +119,15 @@ export const dailyStatusSchema = {
   required: ['day', 'nextDayAt', 'streak', 'combo', 'cipher', 'reminders'],
 };
 
+/** `airdropReview` of the status (engine/airdrop-review.ts): the review's state and, unless clear, its reason codes. */
+export const airdropReviewSchema = {
+  ...objectOf<UserStatus['airdropReview']>()({
+    state: enumOf(airdropReviewStates),
+    reasons: arrayOf(enumOf(airdropReasonCodes), 'reason codes; empty when clear'),
+  }),
+  required: ['state', 'reasons'],
+};
+
 export const userStatusSchema = {
   $id: 'UserStatus',
   ...objectOf<UserStatus>()({
@@ -154,6 +164,7 @@ export const userStatusSchema = {
     boostChannelCnt: 'integer',
     serverTime: 'integer',
     isFrozen: 'boolean',
+    airdropReview: airdropReviewSchema,
     language: described('string?', 'The locale chosen on the profile card (POST /language), null until chosen'),
     daily: dailyStatusSchema,
   }),

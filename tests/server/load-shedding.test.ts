@@ -3,7 +3,7 @@
  * request 503 `overloaded` with Retry-After before doing anything, except /livez and /metrics.
  * The heap bound makes the overload certain: a ratio of a millionth of V8's limit is always past.
  */
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { refusalMessage } from '../../engine/refusals.ts';
@@ -11,6 +11,7 @@ import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/core/config/config.ts';
 import type { Db } from '../../server/core/db/db.ts';
+import { installLoadShedding, queueSampleMin } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 
@@ -27,7 +28,7 @@ describe.each(backends)('load shedding (%s)', (backend) => {
   let shedding: FastifyInstance;
   let calm: FastifyInstance;
   // Only the heap bound: the event loop of a test process on a shared machine is not a load we control.
-  const env = { METRICS_TOKEN: token, SHED_SAMPLE_MS: '10', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_EVENT_LOOP_UTILIZATION: '0' };
+  const env = { METRICS_TOKEN: token, SHED_SAMPLE_MS: '10', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_EVENT_LOOP_UTILIZATION: '0', SHED_QUEUE_DELAY_MS: '0' };
   beforeAll(async () => {
     const config = loadConfig(testEnv(backend, { ...env, SHED_HEAP_USED_RATIO: '0.000001' }));
     db = await openTestDb(config, backend);
@@ -79,5 +80,60 @@ describe.each(backends)('load shedding (%s)', (backend) => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ batchId: 'shed-2', accepted: 2 });
     expect(await stored('shed-2')).toBe(1);
+  });
+});
+
+describe('load shedding: the queue of admitted requests', () => {
+  let app: FastifyInstance;
+  afterAll(async () => app?.close());
+
+  it('sheds once even the fastest admitted request of a sample waited past the bound, and lets requests in again once the queue is gone', async () => {
+    app = Fastify();
+    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50' }));
+    await installLoadShedding(app, config);
+    let holdMs = 40;
+    // A route whose answers wait, as clicks wait for their group's commit when the database lags.
+    app.get('/wait', async () => {
+      await new Promise((r) => setTimeout(r, holdMs));
+      return { ok: true };
+    });
+    await app.ready();
+    const pressed = () => (app as unknown as { isUnderPressure(): boolean }).isUnderPressure();
+    // Ten admitted answers, the fastest over 20 ms: the next sample sees a standing queue.
+    const first = await Promise.all(Array.from({ length: 10 }, () => app.inject({ method: 'GET', url: '/wait' })));
+    expect(first.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    while (!pressed()) await new Promise((r) => setTimeout(r, 5));
+    const shed = await app.inject({ method: 'GET', url: '/wait' });
+    expect(shed.statusCode).toBe(503);
+    expect(shed.json()).toMatchObject({ code: 'overloaded' });
+    // A sample with no admitted answer has no queue: requests are let in again.
+    holdMs = 0;
+    while (pressed()) await new Promise((r) => setTimeout(r, 5));
+    expect((await app.inject({ method: 'GET', url: '/wait' })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('takes a few slow answers for slow calls, not for a queue', async () => {
+    app = Fastify();
+    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50' }));
+    await installLoadShedding(app, config);
+    app.get('/wait', async () => {
+      await new Promise((r) => setTimeout(r, 40));
+      return { ok: true };
+    });
+    await app.ready();
+    let samples = 0;
+    const sampled = new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (++samples >= 4) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 50);
+    });
+    const slow = await Promise.all(Array.from({ length: queueSampleMin - 1 }, () => app.inject({ method: 'GET', url: '/wait' })));
+    expect(slow.map((r) => r.statusCode)).toEqual(Array(queueSampleMin - 1).fill(200));
+    await sampled;
+    expect((app as unknown as { isUnderPressure(): boolean }).isUnderPressure()).toBe(false);
   });
 });

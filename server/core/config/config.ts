@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
 import { airdropConfigShape } from './airdrop-config.ts';
 import { adminConfigShape } from './admin-config.ts';
+import { integrityConfigShape } from './integrity-config.ts';
 import { dailyConfigShape } from './daily-config.ts';
 import { outsideConfigShape } from './outside-config.ts';
 import { operationsConfigShape } from './operations-config.ts';
@@ -79,6 +80,8 @@ export const configSchema = z
     ...airdropConfigShape,
     // The operator console: server/core/config/admin-config.ts.
     ...adminConfigShape,
+    // The airdrop's integrity review: server/core/config/integrity-config.ts.
+    ...integrityConfigShape,
     // The daily loop: server/core/config/daily-config.ts.
     ...dailyConfigShape,
     // Load shedding, traces and the read replica: server/core/config/operations-config.ts.

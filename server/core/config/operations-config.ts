@@ -23,7 +23,13 @@ export const operationsConfigShape = {
   SHED_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   /** Shed while the V8 heap in use is above this share of its limit (0–1); 0 turns the check off. */
   SHED_HEAP_USED_RATIO: z.coerce.number().min(0).max(1).default(0.9),
-  /** How often the three are sampled, in ms: a sample decides for every request until the next one. */
+  /**
+   * Shed while even the fastest request let in during the last sample (of at least 8) took longer
+   * than this, in ms: a standing queue, for the database or a click group's commit, which the event
+   * loop's delay does not show. 0 turns the check off.
+   */
+  SHED_QUEUE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(50),
+  /** How often the bounds are sampled, in ms: a sample decides for every request until the next one. */
   SHED_SAMPLE_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   /** The Retry-After of a shed request, in seconds. */
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3_600).default(1),

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../core/config/config.ts';
+import { cvOf, emptyCadence, foldBatch, type CadenceState } from './cadence.ts';
+import { integrityRulesOf } from './rules.ts';
+
+const rules = integrityRulesOf(loadConfig({ NODE_ENV: 'test' }));
+const t0 = Date.UTC(2026, 0, 15, 0, 0, 0);
+
+/** Folds batches given as [ms after t0, taps] into a fresh state. */
+const fold = (batches: readonly (readonly [number, number])[], s: CadenceState = emptyCadence()): CadenceState => {
+  for (const [at, taps] of batches) foldBatch(s, t0 + at, taps, rules);
+  return s;
+};
+
+/** A seeded generator (mulberry32), so a "human" is the same every run. */
+const seeded = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+
+describe('tap cadence', () => {
+  it('measures the coefficient of variation from Welford sums', () => {
+    expect(cvOf(0, 0, 0)).toBe(0);
+    // Values 1 and 3: mean 2, population deviation 1.
+    expect(cvOf(2, 2, 2)).toBeCloseTo(0.5);
+  });
+
+  it('finds a script: every batch 1 s apart with the same taps is machine-regular, and at the cap', () => {
+    const s = fold(Array.from({ length: 61 }, (_, i) => [i * 1_000, 20] as const));
+    expect(s.windows).toBe(3);
+    expect(s.regularWindows).toBe(3);
+    expect(s.activeMs).toBe(60_000);
+    expect(s.capMs).toBe(60_000);
+  });
+
+  it('finds a human irregular: the mini-app’s batches with varying taps and short breaks', () => {
+    const rnd = seeded(7);
+    const batches: [number, number][] = [];
+    let at = 0;
+    for (let i = 0; i < 200; i++) {
+      at += rnd() < 0.15 ? 2_000 + rnd() * 8_000 : 400 + rnd() * 700;
+      batches.push([Math.round(at), 3 + Math.floor(rnd() * 8)]);
+    }
+    const s = fold(batches);
+    expect(s.windows).toBeGreaterThan(5);
+    expect(s.regularWindows).toBe(0);
+    expect(s.capMs / s.activeMs).toBeLessThan(0.05);
+  });
+
+  it('does not call even gaps regular when the taps vary (a human at the mini-app’s 1 s batch cadence)', () => {
+    const rnd = seeded(11);
+    const s = fold(Array.from({ length: 41 }, (_, i) => [i * 1_000, 5 + Math.floor(rnd() * 5)] as const));
+    expect(s.windows).toBe(2);
+    expect(s.regularWindows).toBe(0);
+  });
+
+  it('ends a session at a long gap and does not measure a window cut short by it', () => {
+    const first = Array.from({ length: 15 }, (_, i) => [i * 1_000, 20] as const);
+    const second = Array.from({ length: 15 }, (_, i) => [200_000 + i * 1_000, 20] as const);
+    const s = fold([...first, ...second]);
+    expect(s.windows).toBe(0);
+    // 14 gaps in each session: the 186 s between them is not time spent tapping.
+    expect(s.activeMs).toBe(28_000);
+  });
+
+  it('leaves auto-clicks out: an app left open sends a few taps every 10 s, and that is not play', () => {
+    const s = fold(Array.from({ length: 24 * 360 }, (_, i) => [i * 10_000, 3] as const));
+    expect(s.windows).toBe(0);
+    expect(s.maxDayHours).toBe(1);
+    expect(s.longestStretchMs).toBe(0);
+  });
+
+  it('counts the hours with play in any 24 in a row, across midnight', () => {
+    // One burst an hour from 12:00 for 22 hours, then nothing.
+    const s = fold(Array.from({ length: 22 }, (_, h) => [(12 + h) * 3_600_000, 10] as const));
+    expect(s.maxDayHours).toBe(22);
+    const sleeper = fold([...Array.from({ length: 16 }, (_, h) => [(7 + h) * 3_600_000, 10] as const), ...Array.from({ length: 16 }, (_, h) => [(31 + h) * 3_600_000, 10] as const)]);
+    expect(sleeper.maxDayHours).toBe(16);
+  });
+
+  it('keeps the longest stretch of play with no pause of 10 minutes', () => {
+    // A batch every 5 minutes for 4 hours: never a 10-minute pause.
+    const s = fold(Array.from({ length: 49 }, (_, i) => [i * 300_000, 1] as const));
+    expect(s.longestStretchMs).toBe(4 * 3_600_000);
+    const paused = fold(Array.from({ length: 49 }, (_, i) => [i * 300_000 + (i >= 24 ? 600_000 : 0), 1] as const));
+    expect(paused.longestStretchMs).toBe(2 * 3_600_000);
+  });
+
+  it('carries a session across runs: folding in two parts gives the same sums as in one', () => {
+    const batches = Array.from({ length: 50 }, (_, i) => [i * 900 + (i % 3) * 50, 5 + (i % 4)] as const);
+    const whole = fold(batches);
+    const parts = fold(batches.slice(25), fold(batches.slice(0, 25)));
+    expect(parts).toEqual(whole);
+  });
+});

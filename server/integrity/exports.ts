@@ -1,0 +1,6 @@
+/** What the integrity feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { excludedPlayerSql } from './review-sql.ts';
+export { integrityRulesOf } from './rules.ts';
+export type { IntegrityRules } from './rules.ts';
+export { integritySignalsJob, refreshIntegrity } from './signals-job.ts';
+export type { IntegrityRunResult } from './signals-job.ts';

@@ -1,0 +1,90 @@
+/**
+ * The integrity review's HTTP side (docs/airdrop.md "Integrity review"):
+ * - operator (x-api-key = OPERATOR_API_KEY): GET /public/airdrop/flags, the flagged players,
+ *   highest score first, keyset-paged (`cursor` from the previous page's `nextCursor`);
+ * - console (signed in, docs/admin.md "Review"): the same list with the evidence behind each
+ *   reason, and the decisions (clear, exclude, an appeal), each one action with its audit row.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
+import { adminOf } from '../console/sessions.ts';
+import { decideAppeal, decideReview, noteMaxLength } from '../integrity/decisions.ts';
+import { flagOfPlayer, flagsPageMax, listFlagRows, listFlags, openReviews } from '../integrity/flags.ts';
+import type { AdminContext } from './admin-context.ts';
+import { apiKeyHeader, requireOperatorKey } from './operator.ts';
+import type { RouteContext } from './route-context.ts';
+import { errorResponses } from './schemas.ts';
+import { int, obj } from './validation.ts';
+
+interface FlagsQuery {
+  cursor?: string;
+  limit?: number;
+  state?: AirdropReviewState;
+}
+
+const flagsQuery = obj({
+  cursor: { type: 'string', minLength: 1, maxLength: 40, description: 'nextCursor of the previous page: <score>:<userId>' },
+  limit: { ...int(1, flagsPageMax, 'players per page'), default: 50 },
+  state: { type: 'string', enum: [...airdropReviewStates], description: 'only players in this state' },
+});
+
+const flagSchema = {
+  type: 'object',
+  properties: {
+    userId: { type: 'string' },
+    score: { type: 'integer' },
+    state: { type: 'string', enum: [...airdropReviewStates] },
+    reasons: { type: 'array', items: { type: 'string', enum: airdropReasonCodes } },
+  },
+} as const;
+const flagsPageSchema = { type: 'object', properties: { items: { type: 'array', items: flagSchema }, nextCursor: { type: ['string', 'null'] } } } as const;
+
+const pageOpts = (q: FlagsQuery) => ({ limit: q.limit ?? 50, ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.state !== undefined ? { state: q.state } : {}) });
+
+export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  app.get<{ Querystring: FlagsQuery }>(
+    '/public/airdrop/flags',
+    {
+      schema: {
+        summary: 'Players the integrity review flagged (under review or decided), highest score first, keyset-paged (x-api-key)',
+        tags: ['airdrop', 'operator'],
+        headers: apiKeyHeader,
+        querystring: flagsQuery,
+        response: { 200: flagsPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireOperatorKey(ctx, request);
+      return listFlags(ctx.db, pageOpts(request.query));
+    },
+  );
+};
+
+const userIdParam = obj({ id: int(1, Number.MAX_SAFE_INTEGER) }, ['id']);
+const note = { type: 'string', maxLength: noteMaxLength };
+
+export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+  app.get<{ Querystring: FlagsQuery }>('/integrity/flags', { schema: { querystring: flagsQuery } }, async (request) => ({
+    ...(await listFlagRows(ctx.db, pageOpts(request.query))),
+    openReviews: await openReviews(ctx.db),
+  }));
+  app.get<{ Params: { id: number } }>('/integrity/players/:id', { schema: { params: userIdParam } }, async (request) => ({
+    player: await flagOfPlayer(ctx.db, request.params.id),
+  }));
+  app.post<{ Params: { id: number }; Body: { decision: 'clear' | 'exclude'; note?: string } }>(
+    '/integrity/players/:id/decision',
+    { schema: { params: userIdParam, body: obj({ decision: { type: 'string', enum: ['clear', 'exclude'] }, note }, ['decision']) } },
+    async (request) => {
+      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+      return decideReview(ctx.db, actor, request.params.id, request.body.decision, request.body.note, ctx.clock.now());
+    },
+  );
+  app.post<{ Params: { id: number }; Body: { outcome: 'upheld' | 'overturned'; note?: string } }>(
+    '/integrity/players/:id/appeal',
+    { schema: { params: userIdParam, body: obj({ outcome: { type: 'string', enum: ['upheld', 'overturned'] }, note }, ['outcome']) } },
+    async (request) => {
+      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+      return decideAppeal(ctx.db, actor, request.params.id, request.body.outcome, request.body.note, ctx.clock.now());
+    },
+  );
+};
