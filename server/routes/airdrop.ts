@@ -21,7 +21,7 @@ import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { apiKeyHeader, requireOperatorKey } from './operator.ts';
 import { integrityOperatorRoutes } from './integrity.ts';
-import { errorResponses, objectOf } from './schemas.ts';
+import { errorResponses, objectOf, recordOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 /** What becomes of the MONEY of players the integrity review excluded (docs/airdrop.md "Exclusions"). */
@@ -47,7 +47,7 @@ const roundSchema = objectOf<RoundAnswer>()({
   excludedMoney: 'string',
   excludedPlayers: 'integer',
   excludedAmount: 'string',
-  excludedReasons: { type: 'object', additionalProperties: { type: 'integer' }, description: 'excluded players per reason code' },
+  excludedReasons: recordOf('integer', 'excluded players per reason code'),
   created: 'boolean',
 });
 
