@@ -163,6 +163,37 @@ export interface ForecastSettlement {
   paidTotal: number;
 }
 
+/** One day of the daily loop's counts (docs/admin.md "Daily"), kept as the events happen. */
+export interface DailyCounts {
+  streakClaims: number;
+  /** Combo cards found, and players who found all three (paid). */
+  comboFinds: number;
+  comboWins: number;
+  cipherWins: number;
+  cipherMisses: number;
+  remindersQueued: number;
+  /** Players found to have blocked the bot (never tried again). */
+  remindersBlocked: number;
+}
+
+/** A day of the daily loop in the console: its combo and word, who chose them (null: the server's draw), and its counts. */
+export interface AdminDailyDay {
+  /** YYYY-MM-DD, a UTC day. */
+  day: string;
+  state: 'past' | 'today' | 'coming';
+  combo: number[];
+  comboSetBy: string | null;
+  cipher: string;
+  cipherSetBy: string | null;
+  counts: DailyCounts;
+}
+
+/** PUT /daily/:day: a coming day's combo (three passive cards), word, or both; null goes back to the server's draw. */
+export interface DailyPuzzleInput {
+  combo?: number[] | null;
+  cipher?: string | null;
+}
+
 /** A console API error: a field-level error names its field. */
 export interface AdminError extends ErrorBody {
   /** Several field errors at once (task form). */

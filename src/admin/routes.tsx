@@ -16,6 +16,7 @@ export const adminRoutes: AdminRoute[] = [
   { path: '/players/:id', Page: page(() => import('./pages/player-page.tsx')) },
   { path: '/tasks', label: 'Tasks', Page: page(() => import('./pages/tasks-page.tsx')) },
   { path: '/broadcasts', label: 'Broadcasts', Page: page(() => import('./pages/broadcasts-page.tsx')) },
+  { path: '/daily', label: 'Daily', Page: page(() => import('./pages/daily-page.tsx')) },
   { path: '/forecast', label: 'Forecast', Page: page(() => import('./pages/forecast-page.tsx')) },
   // The airdrop snapshot's operator controls plug in here (docs/admin.md "Airdrop").
   { path: '/airdrop', label: 'Airdrop', Page: page(() => import('./pages/airdrop-page.tsx')) },
