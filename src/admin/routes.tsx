@@ -20,5 +20,7 @@ export const adminRoutes: AdminRoute[] = [
   { path: '/forecast', label: 'Forecast', Page: page(() => import('./pages/forecast-page.tsx')) },
   // The airdrop snapshot's operator controls plug in here (docs/admin.md "Airdrop").
   { path: '/airdrop', label: 'Airdrop', Page: page(() => import('./pages/airdrop-page.tsx')) },
+  // The integrity review the snapshot waits on (docs/airdrop.md "Integrity review").
+  { path: '/review', label: 'Review', Page: page(() => import('./pages/review-page.tsx')) },
   { path: '/audit', label: 'Audit log', Page: page(() => import('./pages/audit-page.tsx')) },
 ];

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { AdminApiError, get, post } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
 
@@ -11,6 +12,10 @@ interface Round {
   totalAmount: string;
   merkleRoot: string | null;
   merkleRootInt: string | null;
+  excludedMoney: 'unminted' | 'redistributed';
+  excludedPlayers: number;
+  excludedAmount: string;
+  excludedReasons: Record<string, number>;
   created?: boolean;
 }
 
@@ -33,15 +38,19 @@ const AirdropPage = () => {
   const [round, setRound] = useState('');
   const [startFrom, setStartFrom] = useState('');
   const [expireAt, setExpireAt] = useState('');
+  const [excludedMoney, setExcludedMoney] = useState<Round['excludedMoney']>('unminted');
+  const open = useLoad(() => get<{ openReviews: number }>('/integrity/flags?limit=1&state=review'), 'open-reviews');
   const [result, setResult] = useState<Round>();
   const [error, setError] = useState<string>();
   const latest = current.data?.latest ?? null;
   const nextRound = String((latest?.round ?? 0) + 1);
   const snapshot = async () => {
     const n = Number(round || nextRound);
-    if (!window.confirm(`Take the snapshot of round ${n}? Every eligible allocation is frozen into it; a built round never changes.`)) return;
+    const openReviews = open.data?.openReviews ?? 0;
+    const pending = openReviews > 0 ? ` ${openReviews} players are still under review, undecided: they are paid.` : '';
+    if (!window.confirm(`Take the snapshot of round ${n}? Every eligible allocation is frozen into it; a built round never changes.${pending}`)) return;
     try {
-      setResult(await post<Round>('/airdrop/snapshot', { round: n, startFrom: unixOf(startFrom), expireAt: unixOf(expireAt) }));
+      setResult(await post<Round>('/airdrop/snapshot', { round: n, startFrom: unixOf(startFrom), expireAt: unixOf(expireAt), excludedMoney }));
       setError(undefined);
       current.reload();
     } catch (e) {
@@ -54,7 +63,13 @@ const AirdropPage = () => {
       <header className="page__head"><h1>Airdrop</h1></header>
       <section className="panel" data-testid="airdrop-slot">
         <h2>The Great Snapshot</h2>
-        <p className="muted small">Eligible: a linked TON wallet, a MONEY balance above 0, not frozen. The allocation is the balance at the snapshot, in jetton units (9 decimals). Running a round again changes nothing.</p>
+        <p className="muted small">
+          Eligible: a linked TON wallet, a MONEY balance above 0, not frozen, not excluded by the <Link to="/review">review</Link>. The allocation is the balance at the snapshot, in jetton units (9
+          decimals). Running a round again changes nothing.
+        </p>
+        {open.data && open.data.openReviews > 0 && (
+          <p className="error small" role="status">{open.data.openReviews.toLocaleString('en-US')} players are under review, undecided: decide them before the snapshot.</p>
+        )}
         {shown ? (
           <dl className="facts">
             <div><dt>Round</dt><dd>{shown.round}{result ? (result.created ? ' (built now)' : ' (already built)') : ''}</dd></div>
@@ -62,6 +77,15 @@ const AirdropPage = () => {
             <div><dt>Total</dt><dd>{money(shown.totalAmount)} MONEY</dd></div>
             <div><dt>Claims</dt><dd>{formatTime(shown.startFrom * 1000)} → {formatTime(shown.expireAt * 1000)}</dd></div>
             <div><dt>Merkle root</dt><dd className="mono">{shown.merkleRoot ?? '—'}</dd></div>
+            <div>
+              <dt>Excluded</dt>
+              <dd>
+                {shown.excludedPlayers.toLocaleString('en-US')} players, {money(shown.excludedAmount)} MONEY {shown.excludedMoney}
+                {Object.keys(shown.excludedReasons).length > 0 && (
+                  <div className="muted small">{Object.entries(shown.excludedReasons).map(([code, n]) => `${code} ${n}`).join(' · ')}</div>
+                )}
+              </dd>
+            </div>
           </dl>
         ) : (
           <p>No snapshot yet.</p>
@@ -75,6 +99,12 @@ const AirdropPage = () => {
           </label>
           <label className="field"><span className="field__label">Claims close (UTC)</span>
             <input type="datetime-local" aria-label="Claims close (UTC)" value={expireAt} onChange={(e) => setExpireAt(e.target.value)} />
+          </label>
+          <label className="field"><span className="field__label">Excluded players’ MONEY</span>
+            <select aria-label="Excluded players’ MONEY" value={excludedMoney} onChange={(e) => setExcludedMoney(e.target.value as Round['excludedMoney'])}>
+              <option value="unminted">left unminted</option>
+              <option value="redistributed">redistributed pro rata</option>
+            </select>
           </label>
           <button type="button" className="btn" disabled={!startFrom || !expireAt} onClick={() => void snapshot()}>Take snapshot</button>
         </div>
