@@ -6,10 +6,11 @@ import { Engine } from './engine.ts';
 import { messages } from './messages.ts';
 import type { ActionResult, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
-/** What the worker is given at start: the API base and Telegram's raw init data. */
+/** What the worker is given at start: the API base, Telegram's raw init data and the device id (docs/airdrop.md). */
 export interface EngineStartOptions {
   apiBase: string;
   initData: string;
+  deviceId?: string;
 }
 
 /** The engine as the page sees it through comlink (every call becomes a promise there). */
@@ -39,12 +40,12 @@ export const createWorkerApi = (): EngineWorkerApi => {
   // The network came back: send waiting taps now rather than at the next backoff step.
   globalThis.addEventListener?.('online', () => engine?.retryNow());
   return {
-    async start({ apiBase, initData }) {
+    async start({ apiBase, initData, deviceId }) {
       if (engine) return;
       engine = new Engine({
         clock: realClock,
         scheduler: realScheduler,
-        transport: createFetchTransport({ apiBase, initData }),
+        transport: createFetchTransport({ apiBase, initData, ...(deviceId !== undefined ? { deviceId } : {}) }),
         store: openTapStore(initData),
         newId: randomId,
         requestFrame: platformRequestFrame(),

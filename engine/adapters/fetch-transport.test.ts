@@ -85,3 +85,19 @@ describe('tap store key', () => {
     expect(playerKey('user=not-json')).toBe('user:unknown');
   });
 });
+
+describe('fetch transport: the device id', () => {
+  it('sends the page’s device id as x-device-id with every call, and none when it has none', async () => {
+    const seen: RequestInit[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      seen.push(init);
+      return new Response('{"batchId":"b1","accepted":1,"status":{}}', { status: 200 });
+    }) as typeof globalThis.fetch;
+    const withId = createFetchTransport({ apiBase: '/api', initData: 'x', deviceId: 'AAAAAAAAAAAAAAAAAAAAAA', fetch });
+    await withId.click({ click: 1, batchId: 'b1', seq: 1 });
+    await withId.getStatus();
+    expect(seen.map((i) => (i.headers as Record<string, string>)['x-device-id'])).toEqual(['AAAAAAAAAAAAAAAAAAAAAA', 'AAAAAAAAAAAAAAAAAAAAAA']);
+    await createFetchTransport({ apiBase: '/api', initData: 'x', fetch }).click({ click: 1, batchId: 'b2', seq: 2 });
+    expect(Object.keys(seen[2]!.headers as object)).not.toContain('x-device-id');
+  });
+});

@@ -1,3 +1,4 @@
+import { deviceIdHeader } from '../airdrop-review.ts';
 import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
 import { parseBody, refusalOf } from '../error-body.ts';
 import type { Refusal } from '../refusals.ts';
@@ -8,6 +9,8 @@ export interface FetchTransportOptions {
   apiBase: string;
   /** Telegram's raw init data, sent as `Authorization` on every call (docs/rules.md §8). */
   initData: string;
+  /** The random device id the page keeps in web storage, sent as `x-device-id` on every call (docs/airdrop.md "Integrity review"). */
+  deviceId?: string;
   /** A call that takes longer is abandoned and retried like a network failure. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -29,6 +32,7 @@ export const createFetchTransport = (options: FetchTransportOptions): Transport 
 
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> => {
     const headers: Record<string, string> = { Authorization: options.initData };
+    if (options.deviceId !== undefined) headers[deviceIdHeader] = options.deviceId;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       return await doFetch(`${base}${path}`, {

@@ -25,12 +25,15 @@ import {
   emptySnapshot,
   noStatus,
 } from './signals.ts';
+import { deviceId } from './device-id.ts';
 
 export interface StartEngineOptions {
   /** The API base (PublicConfig.apiBase). */
   apiBase: string;
   /** Telegram's raw init data; the worker sends it as `Authorization`. */
   initData: string;
+  /** The device id the worker sends as `x-device-id` (./device-id.ts); by default this device's stored one. */
+  deviceId?: string;
 }
 
 /** Makes the engine's worker; tests pass their own (e.g. one whose fetch is a fake server). */
@@ -100,7 +103,7 @@ export const startEngine = (options: StartEngineOptions, createWorker: WorkerFac
   running = { worker, remote };
   void remote.subscribe(Comlink.proxy(applySnapshot));
   void remote.subscribeStatus(Comlink.proxy(applyStatus));
-  remote.start({ apiBase: options.apiBase, initData: options.initData }).catch((error: unknown) => {
+  remote.start({ apiBase: options.apiBase, initData: options.initData, deviceId: options.deviceId ?? deviceId() }).catch((error: unknown) => {
     console.error('game engine failed to start', error);
   });
   return {

@@ -10,6 +10,7 @@ import { useRefreshAfterClaim } from '../use-claim.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { WalletMock } from './wallet-mock.tsx';
+import { AirdropReviewNotice } from './airdrop-review-notice.tsx';
 import './wallet.css';
 
 // TON Connect is its own chunk, fetched when this screen renders (docs/airdrop.md).
@@ -62,6 +63,7 @@ export const WalletScreen = () => {
   };
   return (
     <div className="wallet">
+      <AirdropReviewNotice />
       <img className="wallet__art" src={art('money-token')} alt="" />
       <h1 className="h1">{_('app.wallet.comingIn')}</h1>
       <div className="wallet__days">
