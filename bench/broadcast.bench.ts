@@ -41,7 +41,7 @@ const run = async (backend: 'pglite' | 'postgres', concurrency: number): Promise
   try {
     await seed(db);
     const parsed = parseBroadcast({ message: 'bench', btns: [{ btnType: 'url', btnText: 'Open', btnLink: 'https://t.me/money' }] });
-    if (!parsed.ok) throw new Error(parsed.message);
+    if (!parsed.ok) throw parsed.refusal;
     let t = performance.now();
     const { broadcastId } = await enqueueBroadcast(db, parsed.broadcast, Date.now());
     const enqueueMs = performance.now() - t;

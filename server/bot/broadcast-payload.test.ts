@@ -23,9 +23,9 @@ describe('broadcast payload', () => {
   });
 
   it('names the bad field', () => {
-    expect(parseBroadcast(null)).toMatchObject({ ok: false, field: 'message' });
-    expect(parseBroadcast({ message: 'x', btns: Array.from({ length: 11 }, () => ({})) })).toMatchObject({ ok: false, field: 'btns' });
-    expect(parseBroadcast({ message: 'x', btns: [{ btnType: 'url', btnText: 'a'.repeat(65), btnLink: 'https://a.example' }] })).toMatchObject({ field: 'btns[0].btnText' });
-    expect(parseBroadcast({ message: 'x', btns: [{ btnType: 'url', btnText: 'a', btnLink: 'ftp://a.example' }] })).toMatchObject({ field: 'btns[0].btnLink' });
+    expect(parseBroadcast(null)).toMatchObject({ ok: false, refusal: { code: 'broadcastMessageRequired', field: 'message' } });
+    expect(parseBroadcast({ message: 'x', btns: Array.from({ length: 11 }, () => ({})) })).toMatchObject({ ok: false, refusal: { code: 'broadcastTooManyButtons', field: 'btns', message: 'at most 10 buttons' } });
+    expect(parseBroadcast({ message: 'x', btns: [{ btnType: 'url', btnText: 'a'.repeat(65), btnLink: 'https://a.example' }] })).toMatchObject({ refusal: { code: 'broadcastButtonText', field: 'btns[0].btnText', message: 'btnText must be 1–64 characters' } });
+    expect(parseBroadcast({ message: 'x', btns: [{ btnType: 'url', btnText: 'a', btnLink: 'ftp://a.example' }] })).toMatchObject({ refusal: { code: 'broadcastButtonLink', field: 'btns[0].btnLink' } });
   });
 });

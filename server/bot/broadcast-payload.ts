@@ -3,6 +3,8 @@
  * checked field by field, and turned into a Telegram inline keyboard (one button per row).
  */
 import type { SendMessageButton } from '../../engine/api-types.ts';
+import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
+import { refuse, type Refusal } from '../core/errors.ts';
 
 /** Telegram's limits: 4096 characters of text, 64 of button text (docs/outside-services.md). */
 export const maxMessageLength = 4096;
@@ -19,7 +21,10 @@ export interface Broadcast {
   buttons: InlineButton[];
 }
 
-export type BroadcastParse = { ok: true; broadcast: Broadcast } | { ok: false; field: string; message: string };
+/** The verdict; a failure is the refusal naming the first bad field. */
+export type BroadcastParse = { ok: true; broadcast: Broadcast } | { ok: false; refusal: Refusal };
+
+const fail = (field: string, code: RefusalCode, values?: RefusalValues): BroadcastParse => ({ ok: false, refusal: refuse(code, { field, ...(values !== undefined ? { values } : {}) }) });
 
 /** PostgreSQL text and jsonb cannot store U+0000; such a body would fail at the INSERT (a 500). */
 const hasNul = (s: string): boolean => s.includes('\u0000');
@@ -34,24 +39,24 @@ const isLink = (s: string, httpsOnly: boolean): boolean => {
 };
 
 export const parseBroadcast = (body: unknown): BroadcastParse => {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { ok: false, field: 'message', message: 'message is required' };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return fail('message', 'broadcastMessageRequired');
   const { message, btns } = body as { message?: unknown; btns?: unknown };
-  if (typeof message !== 'string' || message.trim() === '') return { ok: false, field: 'message', message: 'message is required' };
-  if (message.length > maxMessageLength) return { ok: false, field: 'message', message: `message is longer than ${maxMessageLength} characters` };
-  if (hasNul(message)) return { ok: false, field: 'message', message: 'message must not contain NUL characters' };
-  if (btns !== undefined && !Array.isArray(btns)) return { ok: false, field: 'btns', message: 'btns must be a list' };
+  if (typeof message !== 'string' || message.trim() === '') return fail('message', 'broadcastMessageRequired');
+  if (message.length > maxMessageLength) return fail('message', 'broadcastMessageTooLong', { max: maxMessageLength });
+  if (hasNul(message)) return fail('message', 'broadcastMessageNul');
+  if (btns !== undefined && !Array.isArray(btns)) return fail('btns', 'broadcastButtonsNotList');
   const list = (btns ?? []) as unknown[];
-  if (list.length > maxButtons) return { ok: false, field: 'btns', message: `at most ${maxButtons} buttons` };
+  if (list.length > maxButtons) return fail('btns', 'broadcastTooManyButtons', { max: maxButtons });
   const buttons: InlineButton[] = [];
   for (const [i, raw] of list.entries()) {
     const b = (raw ?? {}) as Partial<Record<keyof SendMessageButton, unknown>>;
     const kind = typeof b.btnType === 'string' ? b.btnType.toLowerCase() : '';
-    if (kind !== 'url' && kind !== 'web_app') return { ok: false, field: `btns[${i}].btnType`, message: 'btnType must be url or web_app' };
+    if (kind !== 'url' && kind !== 'web_app') return fail(`btns[${i}].btnType`, 'broadcastButtonType');
     if (typeof b.btnText !== 'string' || b.btnText.trim() === '' || b.btnText.length > maxButtonTextLength || hasNul(b.btnText)) {
-      return { ok: false, field: `btns[${i}].btnText`, message: `btnText must be 1–${maxButtonTextLength} characters` };
+      return fail(`btns[${i}].btnText`, 'broadcastButtonText', { max: maxButtonTextLength });
     }
     if (typeof b.btnLink !== 'string' || hasNul(b.btnLink) || !isLink(b.btnLink, kind === 'web_app')) {
-      return { ok: false, field: `btns[${i}].btnLink`, message: kind === 'web_app' ? 'btnLink must be an https URL' : 'btnLink must be an https, http or tg URL' };
+      return fail(`btns[${i}].btnLink`, kind === 'web_app' ? 'broadcastWebAppLink' : 'broadcastButtonLink');
     }
     buttons.push(kind === 'url' ? { text: b.btnText, url: b.btnLink } : { text: b.btnText, web_app: { url: b.btnLink } });
   }

@@ -8,7 +8,7 @@ import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment
 import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { isTelegramUserIdText } from '../core/db/column-ranges.ts';
-import { invalid, conflict, notFound, refuse } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
 import { transaction } from '../core/db/transaction.ts';
 
@@ -30,13 +30,13 @@ export const parseSegment = (raw: unknown): BroadcastSegment => {
       return { kind: 'all' };
     case 'language': {
       const code = typeof s.languageCode === 'string' ? s.languageCode.trim().toLowerCase() : '';
-      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) throw invalid('languageCode must be a language code such as en or pt-br', 'segment.languageCode');
+      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) throw refuse('segmentLanguageCode', { field: 'segment.languageCode' });
       return { kind: 'language', languageCode: code };
     }
     case 'active': {
       const days = s.days;
       // A number, never "30", true or [30].
-      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > maxActiveDays) throw invalid(`days must be a whole number from 1 to ${maxActiveDays}`, 'segment.days');
+      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > maxActiveDays) throw refuse('segmentDays', { field: 'segment.days', values: { max: maxActiveDays } });
       return { kind: 'active', days };
     }
     case 'test': {
@@ -44,11 +44,11 @@ export const parseSegment = (raw: unknown): BroadcastSegment => {
       const list: unknown[] = Array.isArray(s.userIds) ? s.userIds : [];
       const ids = list.map((x) => (typeof x === 'string' ? x.trim() : ''));
       if (ids.length === 0 || ids.length > maxTestRecipients || !ids.every(isTelegramUserIdText))
-        throw invalid(`userIds must list 1–${maxTestRecipients} Telegram user ids`, 'segment.userIds');
+        throw refuse('segmentUserIds', { field: 'segment.userIds', values: { max: maxTestRecipients } });
       return { kind: 'test', userIds: [...new Set(ids)] };
     }
     default:
-      throw invalid('kind must be all, language, active or test', 'segment.kind');
+      throw refuse('segmentKind', { field: 'segment.kind' });
   }
 };
 
@@ -96,10 +96,10 @@ export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: numb
       'SELECT finished_at_ms, cancelled_at_ms FROM broadcasts WHERE id = $1 FOR UPDATE',
       [id],
     );
-    if (b.rows[0] === undefined) throw notFound(`Broadcast ${id} not found`, 'id');
+    if (b.rows[0] === undefined) throw refuse('broadcastNotFound', { field: 'id', values: { id } });
     // Cancelled while a send was in flight: not finished yet, but a second cancel has nothing to do.
     if (b.rows[0].cancelled_at_ms !== null) throw refuse('broadcastAlreadyCancelled', { field: 'id', values: { id } });
-    if (b.rows[0].finished_at_ms !== null) throw conflict(`Broadcast ${id} has already finished`, 'id');
+    if (b.rows[0].finished_at_ms !== null) throw refuse('broadcastFinished', { field: 'id', values: { id } });
     const r = await tx.query(`UPDATE broadcast_recipients SET status = 'cancelled', done_at_ms = $2 WHERE broadcast_id = $1 AND status = 'pending'`, [id, nowMs]);
     await tx.query(
       `UPDATE broadcasts SET cancelled_at_ms = $2,
@@ -168,7 +168,7 @@ export const adminBroadcast = async (db: Db, id: number): Promise<AdminBroadcast
     `SELECT b.*, ${counts} FROM broadcasts b LEFT JOIN broadcast_recipients r ON r.broadcast_id = b.id WHERE b.id = $1 GROUP BY b.id`,
     [id],
   );
-  if (r.rows[0] === undefined) throw notFound(`Broadcast ${id} not found`, 'id');
+  if (r.rows[0] === undefined) throw refuse('broadcastNotFound', { field: 'id', values: { id } });
   const b = broadcastOf(r.rows[0]);
   if (b.finishedAtMs !== null && b.pending === 0) finished.set(id, b);
   return b;
@@ -176,6 +176,7 @@ export const adminBroadcast = async (db: Db, id: number): Promise<AdminBroadcast
 
 /** The latest broadcasts with their counts (finished ones from memory). */
 export const recentBroadcasts = async (db: Db, limit = 20): Promise<AdminBroadcast[]> => {
-  const ids = await db.query<{ id: number }>('SELECT id FROM broadcasts ORDER BY id DESC LIMIT $1', [limit]);
+  // The daily reminders ride the same queue in broadcasts of their own (docs/rules.md §15.4): the console shows them on its Daily page.
+  const ids = await db.query<{ id: number }>("SELECT id FROM broadcasts WHERE segment IS NULL OR segment->>'kind' <> 'reminder' ORDER BY id DESC LIMIT $1", [limit]);
   return Promise.all(ids.rows.map((r) => adminBroadcast(db, Number(r.id))));
 };

@@ -9,7 +9,7 @@ import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
 import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { DomainError, notFound } from '../core/errors.ts';
+import { refuse, type Refusal } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
 import { transaction } from '../core/db/transaction.ts';
 
@@ -19,13 +19,11 @@ export const editableHandleTypes = ['BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONU
 /** Types whose link is a numeric threshold (§3): friends, views a day, total clicks. */
 const thresholdTypes: ReadonlySet<string> = new Set(['INVITE', 'ADS', 'ACHIVEMENT']);
 
-/** An invalid task form listing every bad field (the console route answers it as a 400 with `fields`). */
-export class FieldErrors extends DomainError {
-  constructor(readonly fields: Record<string, string>) {
-    const [first] = Object.entries(fields);
-    super('invalid', first ? `${first[0]}: ${first[1]}` : 'Invalid task', first?.[0]);
-  }
-}
+/** An invalid task form: the first bad field in `field` and the message, every one in the body's `fields`. */
+const formRefusal = (fields: Record<string, string>): Refusal => {
+  const [field, problem] = Object.entries(fields)[0]!;
+  return refuse('taskFormInvalid', { field, values: { problem }, fields });
+};
 
 const isUrl = (s: string) => {
   try {
@@ -35,7 +33,7 @@ const isUrl = (s: string) => {
   }
 };
 
-/** Checks a task form; throws FieldErrors naming each bad field. */
+/** Checks a task form; refuses naming each bad field. */
 export const parseTaskInput = (raw: unknown): TaskInput => {
   const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const errors: Record<string, string> = {};
@@ -66,7 +64,7 @@ export const parseTaskInput = (raw: unknown): TaskInput => {
   const isDaily = flag('isDaily', false);
   const needsCaptcha = flag('needsCaptcha', false);
   const active = flag('active', true);
-  if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
+  if (Object.keys(errors).length > 0) throw formRefusal(errors);
   return { type: type as TaskType, handleType: handleType as TaskHandleType | null, title, image, desc, link, reward: toWire(reward), isDaily, needsCaptcha, active };
 };
 
@@ -96,7 +94,7 @@ export const listAdminTasks = async (q: Queryable): Promise<AdminTask[]> =>
 
 const loadForUpdate = async (q: Queryable, id: number): Promise<AdminTask> => {
   const r = await q.query<Row>('SELECT * FROM tasks WHERE id = $1 FOR UPDATE', [id]);
-  if (r.rows[0] === undefined) throw notFound(`Task ${id} not found`, 'id');
+  if (r.rows[0] === undefined) throw refuse('taskNotFound', { field: 'id', values: { taskId: id } });
   return taskOf(r.rows[0]);
 };
 
@@ -136,7 +134,7 @@ export const reorderTasks = (db: Db, adminId: number, ids: number[], nowMs: numb
   transaction(db, async (tx) => {
     const before = (await tx.query<{ id: number }>('SELECT id FROM tasks ORDER BY sort_order, id FOR UPDATE')).rows.map((r) => Number(r.id));
     const unknown = ids.filter((id) => !before.includes(id));
-    if (unknown.length > 0) throw new FieldErrors({ ids: `unknown task ids: ${unknown.join(', ')}` });
+    if (unknown.length > 0) throw formRefusal({ ids: `unknown task ids: ${unknown.join(', ')}` });
     const order = [...new Set(ids), ...before.filter((id) => !ids.includes(id))];
     await tx.query(
       'UPDATE tasks t SET sort_order = o.ord, edited_at_ms = $2 FROM unnest($1::int[]) WITH ORDINALITY AS o(id, ord) WHERE t.id = o.id',

@@ -6,7 +6,7 @@ import type { CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, Refer
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { isTelegramUserIdText, parseMsIdCursor } from '../core/db/column-ranges.ts';
-import { notFound, refuse } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { recordAudit } from './audit.ts';
 import { transaction } from '../core/db/transaction.ts';
 
@@ -68,7 +68,7 @@ export const searchPlayers = async (q: Queryable, term: string): Promise<PlayerS
 export const playerDetail = async (q: Queryable, id: number): Promise<PlayerDetail> => {
   const r = await q.query<Row & Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [id]);
   const u = r.rows[0];
-  if (u === undefined) throw notFound(`Player ${id} not found`, 'id');
+  if (u === undefined) throw refuse('playerNotFound', { field: 'id', values: { id } });
   return {
     ...summaryOf(u),
     refLevel: Number(u.ref_level),
@@ -128,7 +128,7 @@ export const playerReferrals = async (q: Queryable, id: number, cursor: string |
 export const setFrozen = async (db: Db, adminId: number, id: number, frozen: boolean, reason: string, nowMs: number): Promise<string | null> =>
   transaction(db, async (tx) => {
     const before = await tx.query<{ frozen_at: Date | string | null }>('SELECT frozen_at FROM users WHERE id = $1 FOR UPDATE', [id]);
-    if (before.rows[0] === undefined) throw notFound(`Player ${id} not found`, 'id');
+    if (before.rows[0] === undefined) throw refuse('playerNotFound', { field: 'id', values: { id } });
     const after = await tx.query<{ frozen_at: Date | string | null }>(
       `UPDATE users SET frozen_at = CASE WHEN $2 THEN COALESCE(frozen_at, to_timestamp($3::double precision / 1000)) END WHERE id = $1 RETURNING frozen_at`,
       [id, frozen, nowMs],

@@ -5,12 +5,11 @@
  * same-origin Origin (or Sec-Fetch-Site) and the session's CSRF token in a header.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import type { HttpError } from '../core/http-errors.ts';
-import { body, forbidden, unauthorized } from '../core/http-errors.ts';
+import { refuse, type Refusal } from '../core/errors.ts';
 
 export const sessionCookie = 'money_admin';
 
@@ -80,44 +79,40 @@ const allowedOrigins = (request: FastifyRequest, publicUrl: string | undefined):
 };
 
 /** A cross-site write is refused: Sec-Fetch-Site must be same-origin when present, and Origin must be ours. */
-export const checkSameOrigin = (request: FastifyRequest, publicUrl: string | undefined): HttpError | null => {
+export const checkSameOrigin = (request: FastifyRequest, publicUrl: string | undefined): Refusal | null => {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return forbidden('Cross-site request refused');
+  if (site !== undefined && site !== 'same-origin') return refuse('crossSiteRefused');
   const origin = request.headers.origin;
-  if (origin === undefined || !allowedOrigins(request, publicUrl).has(origin)) return forbidden('Cross-site request refused: Origin is missing or foreign');
+  if (origin === undefined || !allowedOrigins(request, publicUrl).has(origin)) return refuse('foreignOrigin');
   return null;
 };
 
 const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** The onRequest hook of every console route but sign-in. */
+/** The onRequest hook of every console route but sign-in: refuses a request without a valid session. */
 export const createAdminGuard = (deps: SessionDeps) =>
-  async function adminGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const refuse = async (e: HttpError) => {
-      await reply.status(e.status).send(body(e));
-      return reply;
-    };
+  async function adminGuard(request: FastifyRequest): Promise<void> {
     const token = cookieValue(request.headers.cookie, sessionCookie);
-    if (!token || token.length > 128) return refuse(unauthorized('Sign in to the console'));
+    if (!token || token.length > 128) throw refuse('signInRequired');
     const r = await deps.db.query<{ admin_id: number; csrf_token: string; expires_at_ms: number }>(
       'SELECT admin_id, csrf_token, expires_at_ms FROM admin_sessions WHERE token_hash = $1',
       [sha256(token)],
     );
     const s = r.rows[0];
-    if (s === undefined) return refuse(unauthorized('Session not found: sign in again'));
-    if (Number(s.expires_at_ms) <= deps.clock.now()) return refuse(unauthorized('Session expired: sign in again'));
+    if (s === undefined) throw refuse('sessionNotFound');
+    if (Number(s.expires_at_ms) <= deps.clock.now()) throw refuse('sessionExpired');
     const adminId = Number(s.admin_id);
-    if (!deps.adminIds.has(adminId)) return refuse(forbidden('This Telegram account is not an admin'));
+    if (!deps.adminIds.has(adminId)) throw refuse('notAnAdmin');
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const cross = checkSameOrigin(request, deps.publicUrl);
-      if (cross) return refuse(cross);
+      if (cross) throw cross;
       const presented = request.headers[csrfHeader];
-      if (typeof presented !== 'string' || !safeEqual(presented, s.csrf_token)) return refuse(forbidden(`Missing or wrong ${csrfHeader} header`));
+      if (typeof presented !== 'string' || !safeEqual(presented, s.csrf_token)) throw refuse('csrfMissing', { values: { header: csrfHeader } });
     }
     request.admin = { adminId, name: String(adminId), csrfToken: s.csrf_token, expiresAtMs: Number(s.expires_at_ms) };
   };
 
 export const adminOf = (request: FastifyRequest): AdminIdentity => {
-  if (request.admin === undefined) throw unauthorized('Sign in to the console');
+  if (request.admin === undefined) throw refuse('signInRequired');
   return request.admin;
 };

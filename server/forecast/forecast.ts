@@ -6,7 +6,7 @@
  */
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
-import { invalid, conflict } from '../core/errors.ts';
+import { refuse } from '../core/errors.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
 import { creditMoney } from '../players/exports.ts';
@@ -26,12 +26,12 @@ const batchSize = 500;
 
 /** Checks a launch day: a real calendar date (YYYY-MM-DD) of year 1 or later, not after today (UTC, server clock). */
 export const parseLaunchDay = (value: unknown, nowMs: number): string => {
-  if (typeof value !== 'string' || !dayPattern.test(value)) throw invalid('launchDay must be a date YYYY-MM-DD', 'launchDay');
+  if (typeof value !== 'string' || !dayPattern.test(value)) throw refuse('launchDayFormat', { field: 'launchDay' });
   const d = new Date(`${value}T00:00:00Z`);
   // JavaScript has a year 0 (1 BC); PostgreSQL's calendar, like the Gregorian one, has none.
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value || d.getUTCFullYear() < 1) throw invalid('launchDay is not a calendar date', 'launchDay');
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value || d.getUTCFullYear() < 1) throw refuse('launchDayNotCalendar', { field: 'launchDay' });
   // A future day would tell players the answer while they can still guess.
-  if (value > new Date(nowMs).toISOString().slice(0, 10)) throw invalid('launchDay must not be in the future', 'launchDay');
+  if (value > new Date(nowMs).toISOString().slice(0, 10)) throw refuse('launchDayInFuture', { field: 'launchDay' });
   return value;
 };
 
@@ -55,7 +55,7 @@ export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unkno
     const r = await tx.query<{ day: string; settled_at_ms: number }>(`SELECT to_char(launch_day, 'YYYY-MM-DD') AS day, settled_at_ms FROM forecast_settlement WHERE id = 1`);
     return r.rows[0]!;
   });
-  if (setting.day !== launchDay) throw conflict(`The launch day is already set to ${setting.day}`, 'launchDay');
+  if (setting.day !== launchDay) throw refuse('launchDaySet', { field: 'launchDay', values: { day: setting.day } });
 
   let paid = 0;
   for (;;) {

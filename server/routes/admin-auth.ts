@@ -9,7 +9,7 @@ import { initDataSecret, verifyInitData } from '../players/init-data.ts';
 import { verifyLoginWidget } from '../console/login-widget.ts';
 import { recordAudit } from '../console/audit.ts';
 import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../console/sessions.ts';
-import { badRequest, forbidden, unauthorized } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { emptyBody, obj } from './validation.ts';
 
@@ -28,7 +28,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
   const signIn = async (request: Parameters<typeof checkSameOrigin>[0], adminId: number, name: string) => {
     const cross = checkSameOrigin(request, ctx.config.PUBLIC_URL);
     if (cross) throw cross;
-    if (!ctx.session.adminIds.has(adminId)) throw forbidden('This Telegram account is not an admin');
+    if (!ctx.session.adminIds.has(adminId)) throw refuse('notAnAdmin');
     const { token, identity } = await createSession(ctx.session, adminId, name);
     await recordAudit(ctx.db, { adminId, action: 'session.sign-in', target: `admin:${adminId}`, nowMs: ctx.clock.now() });
     return { token, identity };
@@ -39,7 +39,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
   const widgetBody = { type: 'object', maxProperties: 12, propertyNames: { pattern: '^[a-z_]{1,32}$' }, additionalProperties: { type: ['string', 'number'], maxLength: 512 } } as const;
   app.post('/login/widget', { schema: { hide: true, body: widgetBody } }, async (request, reply) => {
     const check = verifyLoginWidget(request.body as Record<string, unknown>, botToken, ctx.clock.now(), maxAgeS);
-    if (!check.ok) throw unauthorized(check.message);
+    if (!check.ok) throw check.refusal;
     const { token, identity } = await signIn(request, check.userId, check.name);
     return reply.header('set-cookie', sessionCookieHeader(request, token, ctx.config.ADMIN_SESSION_TTL_S, ctx.config.PUBLIC_URL)).send(sessionOf(identity));
   });
@@ -49,9 +49,9 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
     { schema: { hide: true, body: obj({ initData: { type: 'string', maxLength: 8192 } }, ['initData']) } },
     async (request, reply) => {
       const { initData } = request.body as { initData: string };
-      if (initData.trim() === '') throw badRequest('initData is required', 'initData');
+      if (initData.trim() === '') throw refuse('initDataRequired', { field: 'initData' });
       const check = verifyInitData(initData, secret, ctx.clock.now(), maxAgeS);
-      if (!check.ok) throw unauthorized(check.message);
+      if (!check.ok) throw refuse(check.code, { field: 'initData' });
       const u = check.data.user;
       const { token, identity } = await signIn(request, u.id, u.username ? `@${u.username}` : u.first_name);
       return reply.header('set-cookie', sessionCookieHeader(request, token, ctx.config.ADMIN_SESSION_TTL_S, ctx.config.PUBLIC_URL)).send(sessionOf(identity));

@@ -13,7 +13,6 @@ import { latestBuiltRound, type RoundParams } from '../airdrop/snapshot.ts';
 import { excludedMoneySchema } from './airdrop.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
 import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
-import { badRequest } from '../core/http-errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { broadcastBody, launchDayBody } from './operator.ts';
 import { int, obj, rowId } from './validation.ts';
@@ -39,7 +38,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
   app.post('/broadcasts', { schema: { body: obj({ ...broadcastBody.properties, segment: segmentSchema }) } }, async (request, reply) => {
     const b = request.body as { message?: unknown; btns?: unknown; segment?: unknown };
     const parsed = parseBroadcast({ message: b.message, btns: b.btns });
-    if (!parsed.ok) throw badRequest(parsed.message, parsed.field);
+    if (!parsed.ok) throw parsed.refusal;
     const segment = parseSegment(b.segment);
     const queued = await enqueueSegmentBroadcast(ctx.db, adminOf(request).adminId, parsed.broadcast, segment, ctx.clock.now());
     return reply.status(202).send(queued);

@@ -3,9 +3,9 @@
  * tasks, the audit log, the dashboard, broadcasts and the forecast. One guard hook covers every
  * route registered after sign-in, so no route can forget it.
  */
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { adminIdsOf } from '../core/config/admin-config.ts';
-import { FieldErrors, createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } from '../console/admin-tasks.ts';
+import { createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } from '../console/admin-tasks.ts';
 import { listAudit } from '../console/audit.ts';
 import type { FrozenSet } from '../players/frozen-set.ts';
 import { adminOf, createAdminGuard } from '../console/sessions.ts';
@@ -13,7 +13,7 @@ import { cheatSignals, playerDetail, playerLedger, playerReferrals, searchPlayer
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
-import { badRequest, body, toHttpError } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import type { ServedRound } from '../airdrop/served-round.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
@@ -105,12 +105,7 @@ export interface AdminDeps {
 
 /** The console API plugin (register with prefix adminApiPrefix). */
 export const adminRoutes: FastifyPluginAsync<AdminDeps> = async (app, deps) => {
-  // The console's forms show every bad field at once.
-  app.setErrorHandler((err: FastifyError, _request, reply) => {
-    if (err instanceof FieldErrors) return reply.status(400).send({ ...body(toHttpError(err)), fields: err.fields });
-    throw err;
-  });
-  if (deps.config.BOT_TOKEN === undefined) throw badRequest('The console needs BOT_TOKEN');
+  if (deps.config.BOT_TOKEN === undefined) throw refuse('consoleNeedsBotToken');
   const session = {
     db: deps.db,
     clock: deps.clock,

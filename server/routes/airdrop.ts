@@ -10,12 +10,12 @@ import { Cell } from '@ton/core';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { operatorKeyActor } from '../console/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
-import { addressKey, itemAt, pathTo, type AirdropTree } from '../airdrop/airdrop-tree.ts';
+import { addressKey, itemAt, pathTo } from '../airdrop/airdrop-tree.ts';
 import { jettonWalletOf } from '../airdrop/jetton-wallet.ts';
 import { parseTonAddress } from '../airdrop/ton-address.ts';
 import { excludedMoneyChoices, latestBuiltRound, roundSummary, type RoundParams } from '../airdrop/snapshot.ts';
 import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
-import { badRequest, notFound } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import { metrics } from '../core/metrics.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
@@ -114,7 +114,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     async (request) => {
       checkKey(request);
       const s = await roundSummary(ctx.db, request.params.round);
-      if (s === null) throw notFound(`Round ${request.params.round} not found`, 'round');
+      if (s === null) throw refuse('roundNotFound', { field: 'round', values: { round: request.params.round } });
       return withRootInt(s);
     },
   );
@@ -137,22 +137,17 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         params: obj({ address: { type: 'string', minLength: 1, maxLength: 100 } }, ['address']),
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const startedMs = performance.now();
       const parsed = parseTonAddress(request.params.address, { workchains: [0, -1], friendly: true });
-      if (!parsed.ok) throw badRequest(`address ${parsed.message}`, 'address');
+      if (!parsed.ok) throw refuse('notATonAddress', { field: 'address' });
       const owner = parsed.address;
       const round = await served.round();
-      if (round === null) throw notFound('No airdrop snapshot yet', 'address');
-      let tree: AirdropTree;
-      try {
-        tree = served.treeOf(round.round);
-      } catch (err) {
-        void reply.header('retry-after', '10');
-        throw err;
-      }
+      if (round === null) throw refuse('noAirdropSnapshot', { field: 'address' });
+      // While the dictionary loads this refuses airdropLoading, which the edge answers with Retry-After.
+      const tree = served.treeOf(round.round);
       const found = pathTo(tree, addressKey(owner));
-      if (found === null) throw notFound(`${owner.toRawString()} is not in the airdrop`, 'address');
+      if (found === null) throw refuse('notInAirdrop', { field: 'address', values: { address: owner.toRawString() } });
       const item = itemAt(tree, found);
       const answer: Record<string, unknown> = {
         owner: owner.toRawString(),

@@ -10,8 +10,7 @@ import type { ErrorBody } from '../../engine/api-types.ts';
 import type { RefusalCode } from '../../engine/refusals.ts';
 import { isUnavailable } from '../core/db/errors.ts';
 import { metrics } from '../core/metrics.ts';
-import { DomainError, Refusal, refuse } from '../core/errors.ts';
-import { HttpError } from '../core/http-errors.ts';
+import { Refusal, refuse } from '../core/errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
 import { reasonOfStatus, retryAfterOfCode, statusOfCode } from './refusal-status.ts';
 
@@ -54,15 +53,12 @@ const schemaRefusal = (v: AjvError, context: string | undefined, cause: unknown)
 const badTextCodes = new Set(['22021', '22P05']);
 
 /** The body of an answer with `status`. */
-const bodyOf = (status: number, code: RefusalCode | undefined, message: string, field?: string): ErrorBody => ({
+const bodyOf = (status: number, code: RefusalCode, message: string, field?: string): ErrorBody => ({
   error: reasonOfStatus[status] ?? (status < 500 ? 'Bad Request' : 'Internal Server Error'),
   message,
   ...(field !== undefined ? { field } : {}),
-  ...(code !== undefined ? { code } : {}),
+  code,
 });
-
-/** The legacy kinds' codes-less answer, until every throw site refuses by code. */
-const legacyStatus = { invalid: 400, 'not-found': 404, conflict: 409, unavailable: 503 } as const;
 
 const sendRefusal = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal, status = statusOfCode[refusal.code]) => {
   if (status === 500 && refusal.code !== 'internalError') {
@@ -89,8 +85,6 @@ const refusalOf = (err: FastifyError & { validation?: AjvError[]; validationCont
 /** Every error leaves as JSON `{ error, message, field?, code }`; unexpected ones are logged and never leak details. */
 export const installErrorHandler = (app: FastifyInstance): void => {
   app.setErrorHandler((thrown: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
-    if (thrown instanceof DomainError) return reply.status(legacyStatus[thrown.kind]).send(bodyOf(legacyStatus[thrown.kind], undefined, thrown.message, thrown.field));
-    if (thrown instanceof HttpError && !(thrown instanceof OutsideServiceError)) return reply.status(thrown.status).send(bodyOf(thrown.status, undefined, thrown.message, thrown.field));
     const refusal = refusalOf(thrown);
     if (refusal !== null) {
       if (refusal.code === 'databaseAway') {

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { operatorKeyActor } from '../console/audit.ts';
 import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
-import { unauthorized, unavailable } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import { noQuery, obj } from './validation.ts';
@@ -28,8 +28,8 @@ export const broadcastBody = obj({
 
 /** Every operator route (the forecast here, the airdrop snapshot) takes OPERATOR_API_KEY in x-api-key; empty closes them. */
 export const requireOperatorKey = (ctx: RouteContext, request: FastifyRequest): void => {
-  if (!ctx.config.OPERATOR_API_KEY) throw unavailable('The operator API is not configured (OPERATOR_API_KEY is empty)');
-  if (!secretMatches(request.headers['x-api-key'], ctx.config.OPERATOR_API_KEY)) throw unauthorized('Wrong x-api-key');
+  if (!ctx.config.OPERATOR_API_KEY) throw refuse('operatorApiUnconfigured');
+  if (!secretMatches(request.headers['x-api-key'], ctx.config.OPERATOR_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
 };
 
 export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {

@@ -10,7 +10,7 @@ import { createBot } from '../bot/bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast, type BroadcastProgress } from '../bot/broadcast-store.ts';
 import { chosenLanguageOf } from '../players/users.ts';
-import { badRequest, notFound, unauthorized, unavailable } from '../core/http-errors.ts';
+import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
@@ -31,8 +31,8 @@ const progressSchema = objectOf<BroadcastProgress>()({
 
 export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const checkKey = (request: FastifyRequest) => {
-    if (!ctx.config.BROADCAST_API_KEY) throw unavailable('Broadcasts are not configured (BROADCAST_API_KEY is empty)');
-    if (!secretMatches(request.headers['x-api-key'], ctx.config.BROADCAST_API_KEY)) throw unauthorized('Wrong x-api-key');
+    if (!ctx.config.BROADCAST_API_KEY) throw refuse('broadcastsUnconfigured');
+    if (!secretMatches(request.headers['x-api-key'], ctx.config.BROADCAST_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
   };
 
   app.post(
@@ -50,7 +50,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     async (request, reply) => {
       checkKey(request);
       const parsed = parseBroadcast(request.body);
-      if (!parsed.ok) throw badRequest(parsed.message, parsed.field);
+      if (!parsed.ok) throw parsed.refusal;
       const queued = await enqueueBroadcast(ctx.db, parsed.broadcast, ctx.clock.now());
       return reply.status(202).send(queued);
     },
@@ -72,7 +72,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       checkKey(request);
       const { broadcastId } = request.params as { broadcastId: number };
       const progress = await broadcastProgress(ctx.db, broadcastId);
-      if (progress === null) throw notFound(`Broadcast ${broadcastId} not found`, 'broadcastId');
+      if (progress === null) throw refuse('broadcastNotFound', { field: 'broadcastId', values: { id: broadcastId } });
       return progress;
     },
   );
@@ -92,9 +92,9 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     return true;
   };
   app.post('/public/telegram-webhook', { schema: { hide: true } }, async (request, reply) => {
-    if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw unauthorized('Wrong secret token');
+    if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw refuse('wrongWebhookSecret');
     const update = request.body as { update_id?: unknown } | undefined;
-    if (!update || typeof update.update_id !== 'number') throw badRequest('Not a Telegram update', 'update_id');
+    if (!update || typeof update.update_id !== 'number') throw refuse('notATelegramUpdate', { field: 'update_id' });
     bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config), admin: botAdminOf(ctx.config), chosenLanguage: chosenLanguageOf(ctx.db) });
     ready ??= bot.init().catch((err: unknown) => {
       ready = undefined;
