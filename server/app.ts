@@ -47,6 +47,11 @@ export interface AppDeps {
   /** Fastify logger option (default off; main.ts turns it on). */
   logger?: boolean | object;
   /**
+   * The social reads' database (leaderboard, friends, public stats, the console's reads): a
+   * streaming replica while it is fresh (server/core/db/replica.ts). Default: `db` itself.
+   */
+  reads?: Db;
+  /**
    * Shed overload with 503 past the SHED_* bounds (server/core/load-shedding.ts); main.ts turns it
    * on. Off by default: a test's own busy event loop must not refuse the test's requests.
    */
@@ -95,6 +100,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const airdrop = createServedRound(deps.db, (err, round) => app.log.error({ err, round }, 'airdrop dictionary failed to load'));
   const ctx: RouteContext = {
     db: deps.db,
+    reads: deps.reads ?? deps.db,
     config: deps.config,
     clock,
     ...(deps.services !== undefined ? { services: deps.services } : {}),
@@ -137,6 +143,6 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // The operators' probes and /metrics, outside the API prefix (docs/operations.md).
   await app.register(healthRoutes, { db: deps.db, config: deps.config, probe, draining: deps.draining ?? isDraining });
   // The operator console's API (docs/admin.md), beside the game API.
-  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, config: deps.config, clock, frozen, airdrop });
+  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, reads: deps.reads ?? deps.db, config: deps.config, clock, frozen, airdrop });
   return app;
 };

@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { demoStandInsOn, loadConfig, type Config } from './core/config/config.ts';
 import { openDb, type Db } from './core/db/db.ts';
+import { openReplicaReads, type ReplicaReads } from './core/db/replica.ts';
 import { adminLaunchUrl, registerDevAdmin, withDevAdmin } from './dev/dev-admin.ts';
 import { openRedis } from './core/redis.ts';
 import { offsetClock, registerDevLaunch, registerTestClock } from './dev/dev-routes.ts';
@@ -66,13 +67,22 @@ const main = async (): Promise<void> => {
   // The jobs' long statements (a rank rebuild over every player) run on a small pool of their own,
   // bounded at 10 minutes instead of the request paths' 5 s (docs/faults.md); PGlite is one connection.
   const jobsDb: Db | undefined = config.DATABASE_URL !== undefined ? await openDb(config, { queryTimeoutMs: 600_000, poolSize: 3, migrate: false, poolName: 'jobs' }) : undefined;
+  // The social reads on a streaming replica while it is fresh (docs/scaling.md "Read replica").
+  const replica: ReplicaReads | undefined =
+    config.DATABASE_REPLICA_URL !== undefined
+      ? await openReplicaReads(db, await openDb({ ...config, DATABASE_URL: config.DATABASE_REPLICA_URL }, { migrate: false, poolName: 'replica' }), {
+          maxLagMs: config.REPLICA_MAX_LAG_MS,
+          checkMs: config.REPLICA_CHECK_MS,
+          onChange: (state, lagMs) => console.log(`replica: social reads ${state === 'replica' ? 'on the replica' : `on the primary (${state}${Number.isFinite(lagMs) ? `, ${Math.round(lagMs)} ms behind` : ''})`}`),
+        })
+      : undefined;
   // Optional; a Redis fault never stops the server (server/core/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
   let app: FastifyInstance;
   let drain: Drainable;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
-    app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, ...(replica !== undefined ? { reads: replica.reads } : {}), ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
     // The assets' compressed forms are made in the background: a request that needs one before it
     // is ready waits for that one only, and the start does not wait for them all.
@@ -89,6 +99,7 @@ const main = async (): Promise<void> => {
   } catch (err) {
     await db.close().catch(() => {});
     await jobsDb?.close().catch(() => {});
+    await replica?.close().catch(() => {});
     await demo?.close();
     await redis?.close();
     throw err;
@@ -101,7 +112,7 @@ const main = async (): Promise<void> => {
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
     { name: 'requests', timeoutMs: 8_000, run: () => drain.drain() },
-    { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close()])) },
+    { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close(), replica?.close()])) },
     ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
   ]);

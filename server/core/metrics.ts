@@ -104,6 +104,24 @@ export const metrics = {
         await Promise.all([...databases].map(async ({ name, probe }) => this.set({ pool: name }, (await probe().catch(() => false)) ? 1 : 0)));
       },
     }),
+    replicaInUse: new Gauge({
+      name: 'money_db_replica_in_use',
+      help: 'With DATABASE_REPLICA_URL: 1 while the social reads go to the replica, 0 while they went back to the primary (the lowest over workers; docs/scaling.md "Read replica").',
+      registers,
+      aggregator: 'min',
+    }),
+    replicaLag: new Gauge({
+      name: 'money_db_replica_lag_seconds',
+      help: "The replica's replay lag at its last check (-1 while it cannot be measured: the replica down or promoted; the highest over workers).",
+      registers,
+      aggregator: 'max',
+    }),
+    replicaFallbacks: new Counter({
+      name: 'money_db_replica_fallbacks_total',
+      help: 'Times the social reads went back to the primary, by reason: lagging (past REPLICA_MAX_LAG_MS), down, promoted.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
   },
   redis: {
     rankFallbacks: new Counter({

@@ -9,6 +9,8 @@ import type { Db } from '../core/db/db.ts';
 /** What the console's route plugins get (registered under adminApiPrefix). */
 export interface AdminContext {
   db: Db;
+  /** The console's reads (dashboard, players, audit): the replica while it is fresh, else `db` (docs/scaling.md "Read replica"). */
+  reads: Db;
   config: Config;
   clock: Clock;
   session: SessionDeps;

@@ -31,7 +31,7 @@ const segmentSchema = obj(
 );
 
 export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
-  app.get('/dashboard', async () => readDashboard(ctx.db));
+  app.get('/dashboard', async () => readDashboard(ctx.reads));
 
   app.get('/broadcasts', async () => ({ items: await recentBroadcasts(ctx.db) }));
   app.get('/broadcasts/:id', { schema: { params: idParam } }, async (request) => adminBroadcast(ctx.db, (request.params as { id: number }).id));

@@ -50,14 +50,14 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
   });
 
   app.get('/players', { schema: { querystring: obj({ q: { type: 'string', maxLength: 64 } }, ['q']) } }, async (request) => ({
-    items: await searchPlayers(ctx.db, (request.query as { q: string }).q),
+    items: await searchPlayers(ctx.reads, (request.query as { q: string }).q),
   }));
-  app.get('/players/:id', { schema: { params: playerParam } }, async (request) => playerDetail(ctx.db, (request.params as { id: number }).id));
+  app.get('/players/:id', { schema: { params: playerParam } }, async (request) => playerDetail(ctx.reads, (request.params as { id: number }).id));
   app.get('/players/:id/ledger', { schema: { params: playerParam, querystring: obj({ before: bigintCursor }) } }, async (request) =>
-    playerLedger(ctx.db, (request.params as { id: number }).id, (request.query as { before?: string }).before),
+    playerLedger(ctx.reads, (request.params as { id: number }).id, (request.query as { before?: string }).before),
   );
   app.get('/players/:id/referrals', { schema: { params: playerParam, querystring: obj({ before: msIdCursor }) } }, async (request) =>
-    playerReferrals(ctx.db, (request.params as { id: number }).id, (request.query as { before?: string }).before),
+    playerReferrals(ctx.reads, (request.params as { id: number }).id, (request.query as { before?: string }).before),
   );
   app.post(
     '/players/:id/freeze',
@@ -71,7 +71,7 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
     },
   );
   app.get('/cheats', { schema: { querystring: obj({ sort: { type: 'string', enum: ['clipped', 'refused'] } }) } }, async (request) => ({
-    items: await cheatSignals(ctx.db, (request.query as { sort?: 'clipped' | 'refused' }).sort ?? 'clipped'),
+    items: await cheatSignals(ctx.reads, (request.query as { sort?: 'clipped' | 'refused' }).sort ?? 'clipped'),
   }));
 
   app.get('/tasks', async () => ({ items: await listAdminTasks(ctx.db) }));
@@ -87,7 +87,7 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
 
   app.get('/audit', { schema: { querystring: obj({ before: bigintCursor, action: { type: 'string', maxLength: 64 } }) } }, async (request) => {
     const q = request.query as { before?: string; action?: string };
-    return listAudit(ctx.db, { limit: 50, ...(q.before !== undefined ? { before: q.before } : {}), ...(q.action ? { action: q.action } : {}) });
+    return listAudit(ctx.reads, { limit: 50, ...(q.before !== undefined ? { before: q.before } : {}), ...(q.action ? { action: q.action } : {}) });
   });
 
   await app.register(adminOpsRoutes, ctx);
@@ -97,6 +97,7 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
 
 export interface AdminDeps {
   db: Db;
+  reads: Db;
   config: Config;
   clock: Clock;
   frozen: FrozenSet;
@@ -114,7 +115,7 @@ export const adminRoutes: FastifyPluginAsync<AdminDeps> = async (app, deps) => {
     publicUrl: deps.config.PUBLIC_URL,
   };
   // Named fields only: the register options also carry `prefix`, which must not reach the children.
-  const ctx: AdminContext = { db: deps.db, config: deps.config, clock: deps.clock, frozen: deps.frozen, airdrop: deps.airdrop, session, guard: createAdminGuard(session) };
+  const ctx: AdminContext = { db: deps.db, reads: deps.reads, config: deps.config, clock: deps.clock, frozen: deps.frozen, airdrop: deps.airdrop, session, guard: createAdminGuard(session) };
   await app.register(adminAuthRoutes, ctx);
   await app.register(consoleRoutes, ctx);
 };

@@ -13,12 +13,13 @@ import { objectOf } from './schemas.ts';
  */
 const keepInMemoryMs = 5_000;
 
-const cachedStats = (db: Db, now: () => number) => {
+/** `reads` serves the cached row (the replica while fresh); a fresh install's first computation writes through `db`. */
+const cachedStats = (reads: Db, db: Db, now: () => number) => {
   let first: Promise<PublicStats> | null = null;
   let kept: { stats: PublicStats; atMs: number } | null = null;
   return async (): Promise<PublicStats> => {
     if (kept !== null && now() - kept.atMs < keepInMemoryMs && now() >= kept.atMs) return kept.stats;
-    const cached = await readStatsCache(db);
+    const cached = await readStatsCache(reads);
     if (cached !== null) {
       kept = { stats: { totalClick: cached.totalClick, totalPaticipant: cached.totalPaticipant, totalEarn: cached.totalEarn }, atMs: now() };
       return kept.stats;
@@ -32,7 +33,7 @@ const cachedStats = (db: Db, now: () => number) => {
 
 /** Public calls (no auth). */
 export const publicRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const stats = cachedStats(ctx.db, () => ctx.clock.now());
+  const stats = cachedStats(ctx.reads, ctx.db, () => ctx.clock.now());
   app.get(
     '/public/stats',
     {

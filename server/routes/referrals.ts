@@ -42,7 +42,7 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
         ...errorResponses,
       },
     }),
-    async (request) => listFriends(ctx.db, playerOf(request).id, request.query.page, request.query.pageSize),
+    async (request) => listFriends(ctx.reads, playerOf(request).id, request.query.page, request.query.pageSize),
   );
 
   app.get(
@@ -77,8 +77,8 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
       const { page, pageSize } = request.query;
       const id = playerOf(request).id;
       // Redis when it is configured and answering; the PostgreSQL snapshot otherwise (docs/scaling.md).
-      const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.db, ctx.redis, id, page, pageSize);
-      return live ?? leaderboardFromSnapshot(ctx.db, id, page, pageSize);
+      const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.reads, ctx.redis, id, page, pageSize);
+      return live ?? leaderboardFromSnapshot(ctx.reads, id, page, pageSize);
     },
   );
 };

@@ -13,6 +13,8 @@ import type { PuzzleSource } from '../daily/exports.ts';
  */
 export interface RouteContext {
   db: Db;
+  /** The social reads (leaderboard, friends, public stats): the replica while it is fresh, else `db` (docs/scaling.md "Read replica"). Never for a read a write depends on. */
+  reads: Db;
   config: Config;
   clock: Clock;
   services?: OutsideServices;
