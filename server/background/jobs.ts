@@ -2,8 +2,8 @@
  * The jobs the scheduler (server/core/jobs/scheduler.ts) runs: each runs once per period across all
  * processes (server/core/jobs/job.ts, docs/faults.md "Jobs"). A job added to `scheduledJobs` gets that by itself.
  * Three jobs coordinate themselves instead and run in every process on a timer: the leaderboard's
- * ranks claim each build in the database (server/leaderboard/rank-snapshot.ts; checked every second, built at most
- * every 60 s), the channel membership checks of the invite rule lease their own rows
+ * ranks apply the marked balance changes under a transaction lock (server/leaderboard/ranks-job.ts; every
+ * second, one process at a time), the channel membership checks of the invite rule lease their own rows
  * (server/referrals/channel-rule.ts) and ask Telegram outside any transaction, and the console's aggregates
  * fold click batches under a row lock of their own (server/console/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
  */
@@ -14,14 +14,14 @@ import type { Job } from '../core/jobs/job.ts';
 import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { refreshConsoleAggregates } from '../console/exports.ts';
-import { buildRankSnapshot, ranksJob, type RankBuild } from '../leaderboard/exports.ts';
+import { applyPendingRanks, ranksJob, type RankApply } from '../leaderboard/exports.ts';
 import { refreshStatsCache } from '../leaderboard/exports.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/exports.ts';
 import { isChannelMember } from '../tasks/exports.ts';
 import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 
-/** The stats cache (§3), once per `everyMs` window of the wall clock. */
+/** The stats cache (§3): its counters' deltas folded in, once per `everyMs` window of the wall clock. */
 export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
   name: 'stats-refresh',
   periodOf: (nowMs) => String(Math.floor(nowMs / everyMs)),
@@ -43,7 +43,8 @@ export interface JobsResult {
   dailyReset: DailyResetResult;
   stats: PublicStats;
   channel?: ChannelCheckResult;
-  ranks: RankBuild;
+  /** The marked balance changes applied to the ranked view (null: another process was applying). */
+  ranks: RankApply | null;
   integrity?: IntegrityRunResult;
 }
 
@@ -52,7 +53,7 @@ export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean
   dailyReset: await runDailyReset(db, nowMs, opts),
   stats: await refreshStatsCache(db, nowMs),
   ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
-  ranks: await buildRankSnapshot(db, nowMs),
+  ranks: await applyPendingRanks(db, nowMs),
   ...(opts.integrity ? { integrity: await refreshIntegrity(db, nowMs, opts.integrity) } : {}),
 });
 
@@ -62,7 +63,7 @@ export interface ChannelJob {
   recheckMs: number;
 }
 
-/** The ranks job decides itself when a build is due (server/leaderboard/rank-snapshot.ts); it looks every second. */
+/** The ranks job applies the balance changes marked since its last tick (server/leaderboard/ranks-job.ts), every second. */
 const ranksCheckMs = 1_000;
 
 /** The self-coordinated jobs: the ranks, the console's aggregates on the stats cadence, and the channel checks. */

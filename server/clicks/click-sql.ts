@@ -86,6 +86,10 @@ const writeSql = `WITH v AS (
     SELECT b.u, b.id, b.req, b.acc, $8::bigint FROM b WHERE b.id IS NOT NULL
   ), led AS (
     ${insertLedgerSql(`(SELECT b.u, 'DOLLAR', b.earned, 'click', b.id FROM b WHERE b.acc > 0) AS l(u, c, a, k, r)`, '$8')}
+  ), st AS (
+    -- The public stats' counters (server/leaderboard/stats-cache.ts): this write's taps and dollars,
+    -- one row a statement (the ledger's trigger leaves 'click' rows to it).
+    INSERT INTO stats_deltas (clicks, earn) SELECT sum(b.acc), sum(b.earned) FROM b WHERE b.acc > 0 HAVING count(*) > 0
   ) SELECT id, version FROM upd UNION ALL SELECT id, version FROM kept`;
 
 // The write's arrays as PostgreSQL array literals, built here in one join each: pg's generic

@@ -1,4 +1,5 @@
 /** What the leaderboard feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
-export { buildRankSnapshot, ranksJob } from './rank-snapshot.ts';
-export type { RankBuild } from './rank-snapshot.ts';
-export { refreshStatsCache } from './stats-cache.ts';
+export { applyPendingRanks, rebuildRanks } from './rank-view.ts';
+export type { RankApply, RankRebuild } from './rank-view.ts';
+export { ranksJob } from './ranks-job.ts';
+export { refreshStatsCache, rebuildStatsCache, currentPlayers } from './stats-cache.ts';

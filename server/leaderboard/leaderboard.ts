@@ -1,9 +1,10 @@
 /**
  * The leaderboard (§2, §7): players by their MONEY balance, ties by id, 10 a page, the player's own
- * entry first with their rank. Ranks come from a snapshot, never from counting players per request
- * (docs/scaling.md): the `leaderboard_ranks` table in PostgreSQL/PGlite, rebuilt by the ranks job
- * at most 60 s apart, or the Redis sorted set when REDIS_URL is set (server/leaderboard/redis-ranks.ts).
- * The page, the own rank and the total come from one build, so they always agree.
+ * entry first with their rank. Ranks come from the ranked view, never from counting players per
+ * request (docs/scaling.md): `rank_entries` and `rank_blocks` in PostgreSQL/PGlite, kept by the
+ * ranks job from the balance changes (server/leaderboard/rank-view.ts), or the Redis sorted set
+ * that mirrors it when REDIS_URL is set (server/leaderboard/redis-ranks.ts). The page, the own rank
+ * and the total come from one version of the view, so they always agree.
  */
 import type { LeaderboardEntry, Page } from '../../engine/api-types.ts';
 import { toWire } from '../../engine/money.ts';
@@ -15,7 +16,7 @@ type ProfileRow = Pick<UserRow, 'id' | 'tele_username' | 'tele_avatar' | 'tw_use
 /** The users columns an entry shows besides its rank. */
 export const profileColumns = 'u.id, u.tele_username, u.tele_avatar, u.tw_username, u.total_earn, u.total_money, u.total_ref';
 
-/** One entry: `rankedMoney` is the balance the rank was computed from (the snapshot's), so the order on the page is the order shown. */
+/** One entry: `rankedMoney` is the balance the rank was computed from (the view's), so the order on the page is the order shown. */
 export const entryOf = (u: ProfileRow, rank: number, rankedMoney: string): LeaderboardEntry => ({
   id: String(u.id),
   rank,
@@ -29,32 +30,53 @@ export const entryOf = (u: ProfileRow, rank: number, rankedMoney: string): Leade
 });
 
 /**
- * A player who joined (or was first seen) after the last build is not ranked yet: they are shown
- * just below the ranked players until the next build (at most 60 s).
+ * A player who joined after the ranks job's last apply is not ranked yet: they are shown just
+ * below the ranked players until the next apply (about a second).
  */
 export const unrankedEntry = (u: ProfileRow, total: number): LeaderboardEntry => entryOf(u, total + 1, u.total_money);
 
 export type LeaderboardPage = Page<LeaderboardEntry>;
 
-/** The page from the PostgreSQL snapshot: one statement, so a concurrent swap cannot split it. */
-export const leaderboardFromSnapshot = async (q: Queryable, userId: number, page: number, pageSize: number): Promise<LeaderboardPage> => {
+/**
+ * The page from the ranked view (server/leaderboard/rank-view.ts), in one statement, so one
+ * committed version: the own rank is its block's `above` plus the entries ahead of it inside the
+ * block; the page starts in the block holding its first rank, at an OFFSET inside that block.
+ * Both are bounded by the block size (at most 2 × 2,048 index entries), never by the players.
+ */
+export const leaderboardFromView = async (q: Queryable, userId: number, page: number, pageSize: number): Promise<LeaderboardPage> => {
   const offset = (page - 1) * pageSize;
   const r = await q.query<ProfileRow & { total: number; ord: number | null; rank: number | null; ranked_money: string | null }>(
-    `WITH n AS (SELECT COALESCE(max(rank), 0)::int AS total FROM leaderboard_ranks),
+    `WITH meta AS (SELECT total::bigint AS total FROM rank_meta WHERE id = 1),
+     me AS (SELECT total_money, neg_id FROM rank_entries WHERE user_id = $1),
+     mine AS (
+       SELECT me.total_money,
+              b.above + 1 + (SELECT count(*) FROM rank_entries e
+                             WHERE (e.total_money, e.neg_id) > (me.total_money, me.neg_id) AND (e.total_money, e.neg_id) < (b.hi_money, b.hi_neg)) AS rank
+       FROM me CROSS JOIN LATERAL (
+         SELECT above, hi_money, hi_neg FROM rank_blocks WHERE (lo_money, lo_neg) <= (me.total_money, me.neg_id)
+         ORDER BY lo_money DESC, lo_neg DESC LIMIT 1) b
+     ),
+     pb AS (SELECT above, hi_money, hi_neg FROM rank_blocks WHERE above <= $2 AND above + n > $2 ORDER BY above DESC LIMIT 1),
+     pg AS (
+       SELECT p.user_id, p.total_money, $2::bigint + row_number() OVER (ORDER BY p.total_money DESC, p.neg_id DESC) AS rank
+       FROM pb CROSS JOIN LATERAL (
+         SELECT user_id, total_money, neg_id FROM rank_entries e WHERE (e.total_money, e.neg_id) < (pb.hi_money, pb.hi_neg)
+         ORDER BY e.total_money DESC, e.neg_id DESC OFFSET $2 - pb.above LIMIT $3) p
+     ),
      x AS (
-       SELECT 0 AS ord, rank, total_money, user_id FROM leaderboard_ranks WHERE user_id = $1
+       SELECT 0 AS ord, rank, total_money, $1::bigint AS user_id FROM mine
        UNION ALL
-       SELECT 1 AS ord, rank, total_money, user_id FROM leaderboard_ranks WHERE rank > $2 AND rank <= $2 + $3
+       SELECT 1 AS ord, rank, total_money, user_id FROM pg
      )
-     SELECT n.total, x.ord, x.rank, x.total_money AS ranked_money, ${profileColumns}
-     FROM n LEFT JOIN (x JOIN users u ON u.id = x.user_id) ON true
+     SELECT meta.total, x.ord, x.rank, x.total_money AS ranked_money, ${profileColumns}
+     FROM meta LEFT JOIN (x JOIN users u ON u.id = x.user_id) ON true
      ORDER BY x.ord, x.rank`,
     [userId, offset, pageSize],
   );
-  const total = r.rows[0]?.total ?? 0;
+  const total = Number(r.rows[0]?.total ?? 0);
   const ranked = r.rows.filter((row) => row.rank !== null);
   const own = ranked.find((row) => row.ord === 0);
-  const items = ranked.filter((row) => row.ord === 1).map((row) => entryOf(row, row.rank!, row.ranked_money!));
-  const first = own !== undefined ? entryOf(own, own.rank!, own.ranked_money!) : unrankedEntry(await loadUser(q, userId), total);
+  const items = ranked.filter((row) => row.ord === 1).map((row) => entryOf(row, Number(row.rank), row.ranked_money!));
+  const first = own !== undefined ? entryOf(own, Number(own.rank), own.ranked_money!) : unrankedEntry(await loadUser(q, userId), total);
   return { items: [first, ...items], page, pageSize, total };
 };

@@ -1,16 +1,21 @@
 /**
- * Live ranks in a Redis sorted set (REDIS_URL; docs/scaling.md). The score is the MONEY balance in
- * cents (exact in a double up to 2^53 cents); the member is the id's complement, zero-padded, so
- * that ZREVRANGE's reverse-lexicographic order among equal scores is ascending id: the same ties as
- * the PostgreSQL snapshot. ZREVRANK is O(log n). The ranks job publishes each snapshot build in
- * full (new players appear within 60 s), then tails the ledger every second for changed balances.
- * Any Redis fault returns null and the caller reads the PostgreSQL snapshot instead.
+ * Ranks in a Redis sorted set (REDIS_URL; docs/scaling.md), a mirror of the ranked view
+ * (server/leaderboard/rank-view.ts). The score is the MONEY balance in cents (exact in a double up
+ * to 2^53 cents); the member is the id's complement, zero-padded, so that ZREVRANGE's
+ * reverse-lexicographic order among equal scores is ascending id: the same ties as the view.
+ * ZREVRANK is O(log n). `ranks:version` is the view's version the set holds: each tick sends only
+ * the entries changed since that version (the view's `rank_entries.version` index), as one
+ * compare-and-set script, so the set moves from one version of the view to a later one and a
+ * mirror that missed a tick catches up on the next. The whole view is copied only when the set is
+ * missing (a new Redis, a flush) or too far behind. Any Redis fault on a read returns null and the
+ * caller reads the PostgreSQL view instead.
  */
 import type { LeaderboardEntry } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
-import type { Queryable } from '../core/db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
 import { metrics, type RankFallbackReason } from '../core/metrics.ts';
 import type { RedisHandle } from '../core/redis.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { entryOf, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
 import type { UserRow } from '../players/exports.ts';
 
@@ -21,64 +26,127 @@ export const scoreOf = (totalMoney: string): number => money(totalMoney).times(1
 const moneyOfScore = (score: string): string => money(score).div(100).toFixed(2);
 
 export const ranksKey = (r: RedisHandle): string => `${r.prefix}ranks`;
+export const ranksVersionKey = (r: RedisHandle): string => `${r.prefix}ranks:version`;
+const publishLockKey = (r: RedisHandle): string => `${r.prefix}ranks:publishing`;
+// Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
+const scoreMemberSql = "floor(total_money * 100)::text AS s, lpad((10000000000000000 - user_id)::text, 17, '0') AS m";
 const publishChunk = 20_000;
 const zaddMembers = 1_000;
+/** Past this many changed entries a full copy is sent instead of the changes. */
+export const maxCatchUp = 200_000;
 const bulkCommandTimeoutMs = 10_000;
+const publishLockMs = 10 * 60_000;
 
 /**
- * Copies the snapshot table into a fresh sorted set and renames it over the live one (atomic).
- * Bulk work gets its own connection with a longer command timeout: a request's 500 ms budget is
- * no measure for a 1,000-member ZADD sent while this process parses the next chunk of rows.
+ * Sets the changed members and the new version only if the set still holds `from`
+ * (KEYS: set, version; ARGV: from, to, score, member, …).
  */
-export const publishRanks = async (q: Queryable, redis: RedisHandle, players: number): Promise<void> => {
-  const key = ranksKey(redis);
-  const next = `${key}:next`;
+const catchUpScript = `
+if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+local i = 3
+while i <= #ARGV do
+  local j = math.min(i + 999, #ARGV)
+  redis.call('ZADD', KEYS[1], unpack(ARGV, i, j))
+  i = j + 1
+end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1`;
+
+/** Swaps a complete copy in (KEYS: set, version, copy; ARGV: version, empty). */
+const swapScript = `
+if ARGV[2] == '1' then redis.call('DEL', KEYS[1], KEYS[3]) else redis.call('RENAME', KEYS[3], KEYS[1]) end
+redis.call('SET', KEYS[2], ARGV[1])
+return 1`;
+
+/** A connection for bulk work, with a longer command timeout than a request's 500 ms. */
+const bulkClient = (redis: RedisHandle) => {
   const bulk = redis.client.duplicate({ commandTimeout: bulkCommandTimeoutMs, enableOfflineQueue: true });
   bulk.on('error', () => {});
+  return bulk;
+};
+
+/**
+ * Copies the whole view into a fresh set and swaps it in with its version (one process at a time:
+ * a lock key with a lease). Reads the view in one REPEATABLE READ transaction, so the copy is one
+ * version; changes made meanwhile are newer than it and are sent by the next catch-up.
+ * False when another process is copying.
+ */
+export const publishRanks = async (db: Db, redis: RedisHandle): Promise<boolean> => {
+  const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+  const bulk = bulkClient(redis);
   try {
-    await bulk.del(next);
-    for (let from = 0; from < players; from += publishChunk) {
-      // Score and member computed by PostgreSQL (the same as scoreOf and memberOf): no per-row decimal work here.
-      const r = await q.query<{ s: string; m: string }>(
-        `SELECT floor(total_money * 100)::text AS s, lpad((10000000000000000 - user_id)::text, 17, '0') AS m
-         FROM leaderboard_ranks WHERE rank > $1 AND rank <= $2`,
-        [from, from + publishChunk],
-      );
-      for (let i = 0; i < r.rows.length; i += zaddMembers) {
-        const args: string[] = [];
-        for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
-        await bulk.zadd(next, ...args);
+    if ((await bulk.set(publishLockKey(redis), token, 'PX', publishLockMs, 'NX')) !== 'OK') return false;
+    const copy = `${ranksKey(redis)}:copy:${token}`;
+    const { version, players } = await transaction(db, async (tx) => {
+      await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const meta = await tx.query<{ version: number }>('SELECT version FROM rank_meta WHERE id = 1');
+      let after = -1;
+      let players = 0;
+      for (;;) {
+        const r = await tx.query<{ id: number; s: string; m: string }>(
+          `SELECT user_id AS id, ${scoreMemberSql} FROM rank_entries WHERE user_id > $1 ORDER BY user_id LIMIT $2`,
+          [after, publishChunk],
+        );
+        for (let i = 0; i < r.rows.length; i += zaddMembers) {
+          const args: string[] = [];
+          for (const row of r.rows.slice(i, i + zaddMembers)) args.push(row.s, row.m);
+          await bulk.zadd(copy, ...args);
+        }
+        players += r.rows.length;
+        if (r.rows.length < publishChunk) break;
+        after = Number(r.rows.at(-1)!.id);
       }
-    }
-    if (players === 0) await bulk.del(key);
-    else await bulk.rename(next, key);
+      return { version: Number(meta.rows[0]!.version), players };
+    });
+    await bulk.eval(swapScript, 3, ranksKey(redis), ranksVersionKey(redis), copy, String(version), players === 0 ? '1' : '0');
+    return true;
   } finally {
+    // Give the lock back if it is still ours.
+    await bulk.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, publishLockKey(redis), token).catch(() => {});
     bulk.disconnect();
   }
 };
 
-/** Where the ledger tail has got to: `prev` is re-read once more, for transactions that committed late. */
-export interface LedgerCursor {
-  prev: number;
-  seen: number;
+export interface RedisSync {
+  /** What was done: nothing (the set holds the view's version), a catch-up, or a full copy. */
+  kind: 'current' | 'catch-up' | 'publish' | 'busy';
+  members: number;
+  version: number;
 }
 
-/** Re-scores the players whose MONEY changed since the cursor (bounded by activity, not players). */
-export const syncChangedRanks = async (q: Queryable, redis: RedisHandle, cursor: LedgerCursor): Promise<number> => {
-  const top = await q.query<{ m: number | null }>('SELECT max(id) AS m FROM ledger');
-  const seen = Number(top.rows[0]?.m ?? 0);
-  const r = await q.query<{ id: number; total_money: string }>(
-    `SELECT id, total_money FROM users
-     WHERE id IN (SELECT user_id FROM ledger WHERE id > $1 AND id <= $2 AND currency = 'MONEY')`,
-    [cursor.prev, seen],
-  );
-  const args: (string | number)[] = [];
-  for (const row of r.rows) args.push(scoreOf(row.total_money), memberOf(row.id));
-  // XX: only players already published; a new player joins with the next full build.
-  if (args.length > 0) await redis.client.zadd(ranksKey(redis), 'XX', ...args);
-  cursor.prev = cursor.seen;
-  cursor.seen = seen;
-  return r.rows.length;
+/**
+ * Brings the set to the view's current version: the entries changed since the version it holds,
+ * or the whole view when it holds none (or is more than `maxCatchUp` entries behind).
+ */
+export const syncRedisRanks = async (db: Db, redis: RedisHandle): Promise<RedisSync> => {
+  const held = await redis.client.get(ranksVersionKey(redis));
+  const meta = await db.query<{ version: number }>('SELECT version FROM rank_meta WHERE id = 1');
+  const current = Number(meta.rows[0]!.version);
+  if (held !== null && Number(held) === current) return { kind: 'current', members: 0, version: current };
+  if (held !== null && Number(held) < current) {
+    // The changed entries and the version they lead to, read in one statement (one snapshot).
+    const r = await db.query<{ v: number; s: string | null; m: string | null }>(
+      `SELECT meta.version AS v, c.s, c.m FROM (SELECT version FROM rank_meta WHERE id = 1) meta
+       LEFT JOIN (SELECT ${scoreMemberSql} FROM rank_entries WHERE version > $1 LIMIT $2) c ON true`,
+      [Number(held), maxCatchUp + 1],
+    );
+    const changed = r.rows.filter((x) => x.m !== null);
+    if (changed.length <= maxCatchUp) {
+      const to = Number(r.rows[0]!.v);
+      const args: string[] = [];
+      for (const x of changed) args.push(x.s!, x.m!);
+      const bulk = changed.length > zaddMembers ? bulkClient(redis) : redis.client;
+      try {
+        const ok = await bulk.eval(catchUpScript, 2, ranksKey(redis), ranksVersionKey(redis), held, String(to), ...args);
+        // Another process moved the set meanwhile: the next tick starts from where it left it.
+        return { kind: ok === 1 ? 'catch-up' : 'busy', members: changed.length, version: to };
+      } finally {
+        if (bulk !== redis.client) bulk.disconnect();
+      }
+    }
+  }
+  const done = await publishRanks(db, redis);
+  return { kind: done ? 'publish' : 'busy', members: 0, version: current };
 };
 
 type ProfileRow = Parameters<typeof entryOf>[0];

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { playerOf } from '../players/authenticate.ts';
-import { leaderboardFromSnapshot } from '../leaderboard/leaderboard.ts';
+import { leaderboardFromView } from '../leaderboard/leaderboard.ts';
 import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
 import { prepareInvite } from '../referrals/prepared-invite.ts';
 import { refLinkOf } from '../referrals/ref-link.ts';
@@ -69,16 +69,16 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
 
   app.get<{ Querystring: { page: number; pageSize: number } }>(
     '/leaderboard',
-    route('leaderboard', 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks at most 60 s old, docs/scaling.md)', {
+    route('leaderboard', 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks about a second old, at most 60 s, docs/scaling.md)', {
       querystring: obj(paging),
       response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
     }),
     async (request) => {
       const { page, pageSize } = request.query;
       const id = playerOf(request).id;
-      // Redis when it is configured and answering; the PostgreSQL snapshot otherwise (docs/scaling.md).
+      // Redis when it is configured and answering; the PostgreSQL ranked view otherwise (docs/scaling.md).
       const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.reads, ctx.redis, id, page, pageSize);
-      return live ?? leaderboardFromSnapshot(ctx.reads, id, page, pageSize);
+      return live ?? leaderboardFromView(ctx.reads, id, page, pageSize);
     },
   );
 };

@@ -5,7 +5,7 @@ import { runChannelChecks } from '../../server/referrals/channel-rule.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { isChannelMember } from '../../server/tasks/outside-services.ts';
 import { refreshStatsCache } from '../../server/leaderboard/stats-cache.ts';
-import { buildRankSnapshot } from '../../server/leaderboard/rank-snapshot.ts';
+import { applyPendingRanks } from '../../server/leaderboard/rank-view.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, botToken, openHarness, type Harness } from './harness.ts';
 
@@ -205,8 +205,8 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
       ids.push(id);
     }
     const me = ids[3]!;
-    // Ranks come from the ranks job's snapshot (docs/scaling.md); tests/server/leaderboard.test.ts covers staleness.
-    await buildRankSnapshot(h.db, h.clock.now());
+    // Ranks come from the ranks job's view (docs/scaling.md); tests/server/rank-view.test.ts covers its upkeep.
+    await applyPendingRanks(h.db, h.clock.now());
     const page = (await h.call('GET', '/leaderboard', me)).json<Page<LeaderboardEntry>>();
     expect(page.items).toHaveLength(11);
     expect(page.items[0]).toMatchObject({ id: String(me), rank: 10 });
@@ -217,7 +217,7 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     expect(p2.items[1]!.rank).toBe(11);
   });
 
-  it('serves public stats without auth, from the stats job’s row (computed on the first request of a fresh install)', async () => {
+  it('serves public stats without auth, from the stats job’s counters (exact from the first request of a fresh install)', async () => {
     const first = await h.call('GET', '/public/stats', null);
     expect(first.statusCode).toBe(200);
     expect(first.json<PublicStats>().totalPaticipant).toBeGreaterThan(0);

@@ -1,0 +1,228 @@
+/**
+ * The ranked view (docs/scaling.md "Leaderboard", docs/storage.md "Maintained ranks and counters"):
+ * every player's ranked MONEY balance in `rank_entries`, cut into consecutive key ranges
+ * (`rank_blocks`) that each know how many entries they hold (`n`) and how many lie above them
+ * (`above`). A rank is `above` plus a count inside one block; a page is an OFFSET inside one block.
+ *
+ * The view is maintained, not rebuilt: a balance change leaves a mark in `rank_dirty` (a trigger on
+ * users, in the changing transaction), and the ranks job applies the marks in one transaction —
+ * the entries that moved, the counts of the blocks they left and joined, the blocks' `above`, a
+ * split of any block grown past twice the block size and a merge of any shrunk below a quarter —
+ * so its work grows with the players whose balance changed, and a reader, whose one statement
+ * sees one committed state, always gets a page, an own rank and a total of one version.
+ * `rebuildRanks` builds the view from scratch (migration 0980's `rank_rebuild`).
+ */
+import type { Db, Queryable } from '../core/db/db.ts';
+import { transaction } from '../core/db/transaction.ts';
+
+/**
+ * One process applies at a time: a transaction-scoped advisory lock (the others skip the tick).
+ * Advisory locks are per database, so the key includes the schema (tests share a database).
+ */
+export const rankLockSql = "hashtext(current_schema() || ':rank-view')";
+/** Marks taken by one apply transaction; a tick applies up to `maxApplies` of them while marks remain. */
+export const marksPerApply = 20_000;
+const maxApplies = 10;
+
+export interface RankApply {
+  /** Marks taken (several changes of one player are several marks). */
+  marks: number;
+  /** Players whose ranked balance changed, new players included. */
+  moved: number;
+  /** Of them, players new to the view. */
+  joined: number;
+  /** The view's version after the apply (unchanged when nothing moved). */
+  version: number;
+  splits: number;
+  merges: number;
+  durationMs: number;
+}
+
+/** A step of the apply, for tests that stop it between steps (a crash mid-update rolls it all back). */
+export type ApplyStep = 'marks-taken' | 'blocks-counted' | 'entries-written' | 'blocks-reshaped';
+
+export interface ApplyOptions {
+  maxMarks?: number;
+  /** Called inside the transaction after each step; a throw there aborts the whole apply. */
+  afterStep?: (step: ApplyStep) => void | Promise<void>;
+}
+
+interface Block {
+  lo_money: string;
+  lo_neg: number;
+  hi_money: string;
+  hi_neg: number;
+  n: number;
+  above: number;
+}
+
+/** The block holding key (money, neg), as a LATERAL source: the block with the greatest lo not above the key. */
+const blockOf = (money: string, neg: string) =>
+  `LATERAL (SELECT b.lo_money, b.lo_neg FROM rank_blocks b WHERE (b.lo_money, b.lo_neg) <= (${money}, ${neg}) ORDER BY b.lo_money DESC, b.lo_neg DESC LIMIT 1)`;
+
+/**
+ * Applies up to `maxMarks` marks in one transaction; null when another process holds the apply.
+ * Idempotent per player: an entry is set to the balance read in the same statement that took its
+ * marks, so a mark applied twice (or a mark whose change the entry already has) changes nothing.
+ */
+export const applyRankChanges = async (db: Db, nowMs: number, opts: ApplyOptions = {}): Promise<RankApply | null> => {
+  const started = performance.now();
+  const step = opts.afterStep ?? (() => {});
+  return transaction(db, async (tx) => {
+    const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
+    if (lock.rows[0]?.ok !== true) return null;
+    const meta = await tx.query<{ version: number; block_size: number }>('SELECT version, block_size FROM rank_meta WHERE id = 1');
+    const { block_size: size } = meta.rows[0]!;
+    let version = Number(meta.rows[0]!.version);
+    // The marks and the balances in one statement, so one snapshot: a change committed after it
+    // left a mark this statement cannot see, and that mark stays for the next apply.
+    const taken = await tx.query<{ id: number; m: string; old: string | null; moved: boolean; marks: number }>(
+      `WITH d AS (
+         DELETE FROM rank_dirty WHERE ctid = ANY (ARRAY(SELECT ctid FROM rank_dirty LIMIT $1)) RETURNING user_id
+       ), c AS (SELECT DISTINCT user_id FROM d)
+       SELECT c.user_id AS id, u.total_money AS m, e.total_money AS old, e.total_money IS DISTINCT FROM u.total_money AS moved,
+              (SELECT count(*) FROM d)::int AS marks
+       FROM c JOIN users u ON u.id = c.user_id LEFT JOIN rank_entries e ON e.user_id = c.user_id`,
+      [opts.maxMarks ?? marksPerApply],
+    );
+    const marks = taken.rows[0]?.marks ?? 0;
+    const moved = taken.rows.filter((r) => r.moved);
+    const joined = moved.filter((r) => r.old === null).length;
+    const result = (splits = 0, merges = 0): RankApply => ({ marks, moved: moved.length, joined, version, splits, merges, durationMs: Math.round(performance.now() - started) });
+    await step('marks-taken');
+    if (moved.length === 0) return result();
+    const ids = moved.map((r) => r.id);
+    const news = moved.map((r) => r.m);
+    const olds = moved.map((r) => r.old);
+    // Each mover leaves the block of its old key and joins the block of its new one.
+    await tx.query(
+      `WITH ch AS (SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS c(id, m, old)),
+       moves AS (
+         SELECT b.lo_money, b.lo_neg, -1 AS d FROM ch CROSS JOIN ${blockOf('ch.old', '-ch.id')} b WHERE ch.old IS NOT NULL
+         UNION ALL
+         SELECT b.lo_money, b.lo_neg, 1 FROM ch CROSS JOIN ${blockOf('ch.m', '-ch.id')} b
+       ), agg AS (SELECT lo_money, lo_neg, sum(d)::bigint AS d FROM moves GROUP BY 1, 2)
+       UPDATE rank_blocks r SET n = r.n + agg.d FROM agg WHERE r.lo_money = agg.lo_money AND r.lo_neg = agg.lo_neg AND agg.d <> 0`,
+      [ids, news, olds],
+    );
+    await step('blocks-counted');
+    version += 1;
+    await tx.query(
+      `INSERT INTO rank_entries (user_id, total_money, neg_id, version)
+       SELECT id, m, -id, $3 FROM unnest($1::bigint[], $2::numeric[]) AS c(id, m)
+       ON CONFLICT (user_id) DO UPDATE SET total_money = EXCLUDED.total_money, version = EXCLUDED.version`,
+      [ids, news, version],
+    );
+    await step('entries-written');
+    const splits = await splitBlocks(tx, size);
+    const merges = await mergeBlocks(tx, size);
+    await step('blocks-reshaped');
+    // Every block's `above` is the sum of `n` over the blocks above it; only the changed are written.
+    await tx.query(
+      `UPDATE rank_blocks r SET above = s.above
+       FROM (SELECT lo_money, lo_neg,
+                    COALESCE(sum(n) OVER (ORDER BY lo_money DESC, lo_neg DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint AS above
+             FROM rank_blocks) s
+       WHERE r.lo_money = s.lo_money AND r.lo_neg = s.lo_neg AND r.above <> s.above`,
+    );
+    await tx.query('UPDATE rank_meta SET version = $1, total = total + $2, applied_at_ms = $3 WHERE id = 1', [version, joined, nowMs]);
+    return result(splits, merges);
+  });
+};
+
+const blockColumns = 'lo_money, lo_neg, hi_money, hi_neg, n, above';
+
+/** Cuts every block of more than 2 × size entries into blocks of `size` (the bottom one keeps the rest). */
+const splitBlocks = async (tx: Queryable, size: number): Promise<number> => {
+  const over = await tx.query<Block>(`SELECT ${blockColumns} FROM rank_blocks WHERE n > $1`, [2 * size]);
+  let made = 0;
+  for (const b of over.rows) {
+    const pieces = Math.ceil(Number(b.n) / size);
+    // The last key of each upper piece, best first: positions size, 2·size, … (pieces − 1)·size.
+    const cuts = await tx.query<{ m: string; g: number }>(
+      `SELECT total_money AS m, neg_id AS g FROM (
+         SELECT total_money, neg_id, row_number() OVER (ORDER BY total_money DESC, neg_id DESC) AS i
+         FROM rank_entries WHERE (total_money, neg_id) >= ($1::numeric, $2::bigint) AND (total_money, neg_id) < ($3::numeric, $4::bigint)
+       ) x WHERE i % $5 = 0 AND i <= $6 ORDER BY i`,
+      [b.lo_money, b.lo_neg, b.hi_money, b.hi_neg, size, (pieces - 1) * size],
+    );
+    const c = cuts.rows;
+    for (let p = 0; p < c.length; p++) {
+      const hi = p === 0 ? { m: b.hi_money, g: b.hi_neg } : c[p - 1]!;
+      await tx.query('INSERT INTO rank_blocks (lo_money, lo_neg, hi_money, hi_neg, n, above) VALUES ($1, $2, $3, $4, $5, $6)', [
+        c[p]!.m, c[p]!.g, hi.m, hi.g, size, Number(b.above) + p * size,
+      ]);
+    }
+    if (c.length > 0)
+      await tx.query('UPDATE rank_blocks SET hi_money = $3, hi_neg = $4, n = n - $5, above = above + $5 WHERE lo_money = $1 AND lo_neg = $2', [
+        b.lo_money, b.lo_neg, c.at(-1)!.m, c.at(-1)!.g, c.length * size,
+      ]);
+    made += c.length;
+  }
+  return made;
+};
+
+/**
+ * Joins every block of fewer than size / 4 entries to a neighbour (the one below; the bottom block
+ * takes the one above it) when the two together are at most 2 × size.
+ */
+const mergeBlocks = async (tx: Queryable, size: number): Promise<number> => {
+  const small = await tx.query<{ lo_money: string; lo_neg: number }>('SELECT lo_money, lo_neg FROM rank_blocks WHERE n < $1', [Math.floor(size / 4)]);
+  let merged = 0;
+  for (const s of small.rows) {
+    const x = (await tx.query<Block>(`SELECT ${blockColumns} FROM rank_blocks WHERE lo_money = $1 AND lo_neg = $2`, [s.lo_money, s.lo_neg])).rows[0];
+    if (x === undefined || Number(x.n) >= Math.floor(size / 4)) continue;
+    const below = (await tx.query<Block>(`SELECT ${blockColumns} FROM rank_blocks WHERE hi_money = $1 AND hi_neg = $2`, [x.lo_money, x.lo_neg])).rows[0];
+    const above = below === undefined ? (await tx.query<Block>(`SELECT ${blockColumns} FROM rank_blocks WHERE lo_money = $1 AND lo_neg = $2`, [x.hi_money, x.hi_neg])).rows[0] : undefined;
+    const [upper, lower] = below !== undefined ? [x, below] : above !== undefined ? [above, x] : [undefined, undefined];
+    if (upper === undefined || lower === undefined || Number(upper.n) + Number(lower.n) > 2 * size) continue;
+    await tx.query('DELETE FROM rank_blocks WHERE lo_money = $1 AND lo_neg = $2', [upper.lo_money, upper.lo_neg]);
+    await tx.query('UPDATE rank_blocks SET hi_money = $3, hi_neg = $4, n = n + $5, above = $6 WHERE lo_money = $1 AND lo_neg = $2', [
+      lower.lo_money, lower.lo_neg, upper.hi_money, upper.hi_neg, upper.n, upper.above,
+    ]);
+    merged += 1;
+  }
+  return merged;
+};
+
+/** Applies marks until none remain or `maxApplies` transactions ran; null when another process is applying. */
+export const applyPendingRanks = async (db: Db, nowMs: number, opts: ApplyOptions = {}): Promise<RankApply | null> => {
+  let sum: RankApply | null = null;
+  for (let i = 0; i < maxApplies; i++) {
+    const a = await applyRankChanges(db, nowMs, opts);
+    if (a === null) return sum;
+    sum =
+      sum === null
+        ? a
+        : { marks: sum.marks + a.marks, moved: sum.moved + a.moved, joined: sum.joined + a.joined, version: a.version, splits: sum.splits + a.splits, merges: sum.merges + a.merges, durationMs: sum.durationMs + a.durationMs };
+    if (a.marks < (opts.maxMarks ?? marksPerApply)) break;
+  }
+  return sum;
+};
+
+export const defaultBlockSize = 2048;
+
+export interface RankRebuild {
+  players: number;
+  version: number;
+  durationMs: number;
+}
+
+/** Builds the view from scratch from users (one transaction; readers keep the old view until it commits). */
+export const rebuildRanks = async (db: Db, nowMs: number, blockSize = defaultBlockSize): Promise<RankRebuild> => {
+  const started = performance.now();
+  return transaction(db, async (tx) => {
+    // The same lock as the apply: a rebuild and an apply never interleave.
+    await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
+    const r = await tx.query<{ players: number }>('SELECT rank_rebuild($1, $2) AS players', [blockSize, nowMs]);
+    const v = await tx.query<{ version: number }>('SELECT version FROM rank_meta WHERE id = 1');
+    return { players: Number(r.rows[0]!.players), version: Number(v.rows[0]!.version), durationMs: Math.round(performance.now() - started) };
+  });
+};
+
+/** The view's version, size and last change (the ranks job's staleness: now − appliedAtMs while marks wait). */
+export const rankMeta = async (q: Queryable): Promise<{ version: number; total: number; appliedAtMs: number; blockSize: number }> => {
+  const r = await q.query<{ version: number; total: number; applied_at_ms: number; block_size: number }>('SELECT version, total, applied_at_ms, block_size FROM rank_meta WHERE id = 1');
+  const m = r.rows[0]!;
+  return { version: Number(m.version), total: Number(m.total), appliedAtMs: Number(m.applied_at_ms), blockSize: m.block_size };
+};
