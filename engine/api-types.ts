@@ -288,6 +288,8 @@ export interface PublicConfig {
   storyShareUserId: string;
   /** Base of the API, normally apiPrefix on the same origin. */
   apiBase: string;
+  /** The airdrop's published days, YYYY-MM-DD (the site's /airdrop page); absent until announced. */
+  airdropDates?: { reviewEnds: string | null; snapshotDay: string | null };
   /** Outside services played by local demo stand-ins (`npm start` without credentials); the UI marks them "demo". */
   demoServices?: DemoService[];
   /** The exchange id the demo's partner exchanges know. */

@@ -11,4 +11,8 @@ export const publicConfigOf = (config: Config): PublicConfig => ({
   turnstileSiteKey: config.TURNSTILE_SITE_KEY,
   storyShareUserId: config.STORY_SHARE_USER_ID,
   apiBase: apiPrefix,
+  // The airdrop's published dates (the site's /airdrop page, docs/airdrop.md); absent until announced.
+  ...(config.AIRDROP_REVIEW_ENDS || config.AIRDROP_SNAPSHOT_DAY
+    ? { airdropDates: { reviewEnds: config.AIRDROP_REVIEW_ENDS || null, snapshotDay: config.AIRDROP_SNAPSHOT_DAY || null } }
+    : {}),
 });

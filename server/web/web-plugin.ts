@@ -18,7 +18,7 @@ export interface WebOptions {
 }
 
 /** The client routes of both trees (spec §2) and the operator console; each answers with index.html and lets the router take over. */
-export const documentPaths = ['/', '/policy', '/terms', '/app', '/app/*', '/admin', '/admin/*'] as const;
+export const documentPaths = ['/', '/policy', '/terms', '/airdrop', '/app', '/app/*', '/admin', '/admin/*'] as const;
 
 // Vite names what it puts in /assets by content hash, so those never change: cache for a year.
 const immutable = 'public, max-age=31536000, immutable';

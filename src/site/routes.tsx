@@ -19,6 +19,8 @@ export const siteRoutes: RouteObject[] = [
       { index: true, element: <LandingPage /> },
       { path: 'policy', lazy: async () => ({ Component: (await withLegalText(import('./legal/policy-page.tsx'))).PolicyPage }) },
       { path: 'terms', lazy: async () => ({ Component: (await withLegalText(import('./legal/terms-page.tsx'))).TermsPage }) },
+      // The airdrop's criteria and dates (docs/airdrop.md "Integrity review"): its own chunk.
+      { path: 'airdrop', lazy: async () => ({ Component: (await import('./airdrop/airdrop-page.tsx')).AirdropPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -7,8 +7,19 @@ import { z } from 'zod';
 
 const int = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
 const share = (def: number) => z.coerce.number().min(0).max(1).default(def);
+/** A published day, YYYY-MM-DD (a real calendar day), or empty while not announced. */
+const day = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'must be a day YYYY-MM-DD, or empty')
+  .default('');
 
 export const integrityConfigShape = {
+  // The dates the site's /airdrop page publishes (empty: "announced in the channel").
+  /** The last day of review decisions and appeals. */
+  AIRDROP_REVIEW_ENDS: day,
+  /** The day of the snapshot. */
+  AIRDROP_SNAPSHOT_DAY: day,
   /** How often the signals job runs, ms (once per period across processes). */
   INTEGRITY_JOB_MS: int(10_000, 86_400_000, 600_000),
   /** A score at or above this puts an undecided player under review. */

@@ -55,6 +55,7 @@ const Footer = () => {
         <nav className="footer-nav" aria-label={_('site.shell.legalNav')}>
           <NavLink to="/policy">{_('site.shell.privacy')}</NavLink>
           <NavLink to="/terms">{_('site.shell.terms')}</NavLink>
+          <NavLink to="/airdrop">{_('site.shell.airdrop')}</NavLink>
         </nav>
         <div className="footer-icons">
           <a href={config.twitterUrl} aria-label={_('site.shell.onX')}>
