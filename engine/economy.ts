@@ -232,7 +232,7 @@ export const economy = {
    * Quiet hours: an hour is the player's day when the three hours around it hold at least
    * 1/reminderAwakeShareDen of the hours they were ever active in (docs/rules.md §15.4).
    */
-  reminderAwakeShareDen: 8,
+  reminderAwakeShareDen: 16,
 
   // Forecast and wallet (§9)
   forecastPrizeMoney: 7_777,

@@ -20,6 +20,7 @@ import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from 
 import { isChannelMember } from '../tasks/exports.ts';
 import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
+import { dailyPuzzlesJob, dailyRemindersJob } from '../daily/exports.ts';
 
 /** The stats cache (§3): its counters' deltas folded in, once per `everyMs` window of the wall clock. */
 export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
@@ -33,11 +34,18 @@ export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
  * Every scheduled job. Add new ones here: they run once per period across processes by themselves.
  * With `integrity`, the integrity review's signals (server/integrity/signals-job.ts), every INTEGRITY_JOB_MS.
  */
-export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules }): Job[] => [
+export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules; daily?: DailyJobs }): Job[] => [
   statsRefreshJob(opts.statsRefreshMs),
   dailyResetJob,
   ...(opts.integrity !== undefined ? [integritySignalsJob(opts.integrity) as Job] : []),
+  ...(opts.daily !== undefined ? [dailyPuzzlesJob(opts.daily.secret) as Job, dailyRemindersJob(opts.daily.reminders) as Job] : []),
 ];
+
+/** The daily loop's jobs (docs/rules.md §15): the day's draws, and the reminders every `everyMs`. */
+export interface DailyJobs {
+  secret: Buffer;
+  reminders: { everyMs: number; batch: number; miniAppUrl: string };
+}
 
 export interface JobsResult {
   dailyReset: DailyResetResult;

@@ -15,6 +15,7 @@ import { startJobs, type JobsHandle } from '../core/jobs/scheduler.ts';
 import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
+import { dailySecretOf } from '../core/config/daily-config.ts';
 import { chosenLanguageOf } from '../players/exports.ts';
 import { createBot } from '../bot/exports.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
@@ -109,7 +110,11 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
     ? startJobs({
         db: deps.jobsDb ?? deps.db,
         clock: deps.clock,
-        jobs: scheduledJobs({ statsRefreshMs: config.STATS_REFRESH_MS, integrity: integrityRulesOf(config) }),
+        jobs: scheduledJobs({
+          statsRefreshMs: config.STATS_REFRESH_MS,
+          integrity: integrityRulesOf(config),
+          daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
+        }),
         selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
         log,
       })

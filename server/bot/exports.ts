@@ -2,4 +2,6 @@
 export { createBot } from './bot.ts';
 export type { Broadcast, InlineButton } from './broadcast-payload.ts';
 export { startBroadcastWorker } from './broadcast-worker.ts';
+export { appendRecipients, createDirectBroadcast, deliveryStates } from './direct-messages.ts';
+export type { DeliveryState } from './direct-messages.ts';
 export type { BroadcastWorker } from './broadcast-worker.ts';

@@ -17,3 +17,14 @@ export const countDaily = async (tx: Queryable, day: number, userId: number, cou
     [day, userId % shards, by],
   );
 };
+
+/** Adds 1 to one count of `day` for each of `userIds`, in one statement (the reminders job's batch). */
+export const countDailyMany = async (tx: Queryable, day: number, userIds: readonly number[], count: DailyCount): Promise<void> => {
+  if (userIds.length === 0) return;
+  await tx.query(
+    `INSERT INTO daily_counts (day, shard, ${count})
+     SELECT $1, (u % ${shards})::smallint, count(*) FROM unnest($2::bigint[]) AS u GROUP BY 2
+     ON CONFLICT (day, shard) DO UPDATE SET ${count} = daily_counts.${count} + EXCLUDED.${count}`,
+    [day, userIds],
+  );
+};

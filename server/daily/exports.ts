@@ -2,3 +2,4 @@
 export { noteComboUpgrade } from './combo.ts';
 export { createPuzzleSource } from './puzzles.ts';
 export type { PuzzleSource } from './puzzles.ts';
+export { dailyPuzzlesJob, dailyRemindersJob } from './jobs.ts';

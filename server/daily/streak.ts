@@ -9,6 +9,7 @@ import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
 import { creditMoney, loadUser, type UserRow } from '../players/exports.ts';
 import { countDaily } from './counts.ts';
+import { rescheduleReminder } from './reminders.ts';
 
 /** POST /daily/streak: today's calendar reward, once a day. */
 export const claimStreak = (db: Db, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> =>
@@ -22,5 +23,7 @@ export const claimStreak = (db: Db, userId: number, nowMs: number): Promise<{ cl
     if (r.rowCount !== 1) throw refuse('dailyStreakClaimed');
     const claimed = await creditMoney(tx, { userId, amount: streakRewardMoney(days), kind: 'daily-streak', reference: `streak:${isoDay(today)}`, nowMs });
     await countDaily(tx, today, userId, 'streak_claims');
+    // Tomorrow this streak can be lost: the reminder's due moment may now be sooner (§15.4).
+    await rescheduleReminder(tx, userId, nowMs);
     return { claimed, row: await loadUser(tx, userId) };
   });

@@ -1,0 +1,177 @@
+/**
+ * The bot's reminders (docs/rules.md §15.4) end to end on the server side: the app open keeps the
+ * due moment, the reminders job (as scheduled) queues what is due into the broadcast queue, and the
+ * real broadcast worker delivers it to the Bot API stand-in, in the player's language. Days and
+ * hours are stepped on the injected clock; deliveries are awaited, never timed.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { UserStatus } from '../../engine/api-types.ts';
+import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
+import { catalogText } from '../../server/core/catalog-text.ts';
+import { runJobIfDue } from '../../server/core/jobs/job.ts';
+import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
+import { dailyRemindersJob } from '../../server/daily/jobs.ts';
+import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
+import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
+
+const hour = 3_600_000;
+const everyMs = 60_000;
+const job = dailyRemindersJob({ everyMs, batch: 500, miniAppUrl: 'https://money.example/app' });
+
+const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 30_000) => {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe.each(backends)('reminders from the bot (%s)', (backend) => {
+  let h: ServicesHarness;
+  let tg: FakeTelegram;
+  let worker: BroadcastWorker;
+  // Each test owns a stretch of days far from the others'.
+  let base = utcDayOf(Date.UTC(2027, 5, 1));
+  const at = (d: number, hh: number, mm = 0) => dayStartMs(d) + hh * hour + mm * 60_000;
+  /** Runs the reminders job as the scheduler would at this moment (once per period). */
+  const runJob = async (ms: number) => {
+    h.clock.set(ms);
+    const out = await runJobIfDue(h.db, job, ms);
+    if (!out.ran) throw new Error('the reminders job did not run');
+    return out.result;
+  };
+  const open = (id: number, profile: Record<string, unknown> = {}) => h.call('GET', '', { id, first_name: 'P', username: `p${id}`, ...profile });
+  const sentTo = (id: number) => tg.delivered.filter((m) => m.chat_id === id);
+  /** Waits until the worker has delivered `n` messages to `id` and recorded Telegram's answers. */
+  const delivered = (id: number, n: number) =>
+    waitFor(
+      async () => sentTo(id).length === n && (await h.db.query("SELECT 1 FROM broadcast_recipients WHERE chat_id = $1 AND status IN ('pending', 'sending')", [id])).rows.length === 0,
+      `${n} reminder(s) to ${id}`,
+    );
+  const remindAt = async (id: number) => (await h.db.query<{ at: string | null }>('SELECT remind_at_ms::text AS at FROM daily_reminders WHERE user_id = $1', [id])).rows[0]?.at ?? null;
+
+  beforeAll(async () => {
+    h = await openServicesHarness(backend);
+    tg = await startFakeTelegram(botToken);
+    worker = startBroadcastWorker({ db: h.db, clock: h.clock, token: botToken, apiRoot: tg.apiRoot, ratePerSecond: 1_000, concurrency: 2, leaseMs: 60_000, idlePollMs: 20, timeoutSeconds: 30 });
+  });
+  afterEach(async () => {
+    base += 10;
+    // Each test reads only its own players: the others' moments are cleared.
+    await h.db.query('UPDATE daily_reminders SET remind_at_ms = NULL');
+  });
+  afterAll(async () => {
+    await worker?.stop({ deadlineMs: 200 });
+    await tg?.close();
+    await h?.close();
+  });
+
+  it('reminds a player who has been away an hour that their energy is full, once, in their language', async () => {
+    h.clock.set(at(base, 10, 0));
+    const id = h.newUserId();
+    await open(id, { language_code: 'ru' });
+    expect(Number(await remindAt(id))).toBe(at(base, 11));
+    expect(await runJob(at(base, 10, 30))).toMatchObject({ read: 0, queued: 0 });
+    expect(await runJob(at(base, 11, 0))).toMatchObject({ read: 1, queued: 1 });
+    await delivered(id, 1);
+    const [message] = sentTo(id);
+    expect(message!.text).toBe(catalogText('bot', 'ru', 'bot.reminder.energy'));
+    expect(JSON.stringify(message!.reply_markup)).toContain('https://money.example/app');
+    // Nothing else is coming: the job reads no one again, and the day's count says one was queued.
+    expect(await remindAt(id)).toBeNull();
+    expect(await runJob(at(base, 18, 0))).toMatchObject({ read: 0 });
+    expect(await runJob(at(base + 3, 12, 0))).toMatchObject({ read: 0 });
+    expect(sentTo(id)).toHaveLength(1);
+    const counted = await h.db.query<{ n: string }>('SELECT sum(reminders_queued)::text AS n FROM daily_counts WHERE day = $1', [base]);
+    expect(counted.rows[0]!.n).toBe('1');
+  });
+
+  it('warns of a streak about to be lost the next day, in the player’s awake hours only, one reminder a day', async () => {
+    h.clock.set(at(base, 10, 0));
+    const id = h.newUserId();
+    await open(id);
+    expect((await h.call('POST', '/daily/streak', id)).statusCode).toBe(200);
+    await runJob(at(base, 11, 0));
+    await delivered(id, 1);
+    // The next day's reminder is for 9:00, the first hour around the player's 10:00 (hours 9–11).
+    expect(Number(await remindAt(id))).toBe(at(base + 1, 9));
+    // Even when the job finds the row due at night (it was away), it sends nothing at 3:00 and waits.
+    await h.db.query('UPDATE daily_reminders SET remind_at_ms = $2 WHERE user_id = $1', [id, at(base, 23)]);
+    expect(await runJob(at(base + 1, 3, 0))).toMatchObject({ read: 1, queued: 0 });
+    expect(Number(await remindAt(id))).toBe(at(base + 1, 9));
+    expect(await runJob(at(base + 1, 9, 0))).toMatchObject({ read: 1, queued: 1 });
+    await delivered(id, 2);
+    expect(sentTo(id)[1]!.text).toBe(catalogText('bot', 'en', 'bot.reminder.streak'));
+    // A claim the day after the warning: the run goes on.
+    h.clock.set(at(base + 1, 9, 30));
+    expect((await h.call('POST', '/daily/streak', id)).json<{ status: UserStatus }>().status.daily!.streak.days).toBe(2);
+  });
+
+  it('sends nothing to a player who turned reminders off, and again once they turn them on', async () => {
+    h.clock.set(at(base, 10, 0));
+    const id = h.newUserId();
+    await open(id);
+    const off = await h.call('POST', '/daily/reminders', id, { body: { on: false } });
+    expect(off.json<UserStatus>().daily!.reminders).toBe(false);
+    expect(await remindAt(id)).toBeNull();
+    expect(await runJob(at(base, 12, 0))).toMatchObject({ read: 0 });
+    // Opening the app later keeps them off.
+    await open(id);
+    h.clock.set(at(base, 14, 0));
+    await open(id);
+    expect(await remindAt(id)).toBeNull();
+    expect((await h.call('GET', '', id)).json<UserStatus>().daily!.reminders).toBe(false);
+    const on = await h.call('POST', '/daily/reminders', id, { body: { on: true } });
+    expect(on.json<UserStatus>().daily!.reminders).toBe(true);
+    expect(await remindAt(id)).not.toBeNull();
+    expect(await runJob(at(base, 15, 0))).toMatchObject({ queued: 1 });
+    await delivered(id, 1);
+    // Bad input changes nothing.
+    for (const body of [{}, { on: 'no' }, { on: true, extra: 1 }, { on: null }]) {
+      const r = await h.call('POST', '/daily/reminders', id, { body });
+      expect(r.statusCode).toBe(400);
+      expect(r.json<{ field: string }>().field).toMatch(/^(on|extra)$/);
+    }
+    expect((await h.call('GET', '', id)).json<UserStatus>().daily!.reminders).toBe(true);
+  });
+
+  it('never tries a player again once Telegram said they blocked the bot', async () => {
+    h.clock.set(at(base, 10, 0));
+    const id = h.newUserId();
+    tg.settings.blocked.add(id);
+    await open(id);
+    await h.call('POST', '/daily/streak', id);
+    expect(await runJob(at(base, 11, 0))).toMatchObject({ queued: 1 });
+    await waitFor(async () => (await h.db.query("SELECT 1 FROM broadcast_recipients WHERE chat_id = $1 AND status = 'failed'", [id])).rows.length === 1, 'the 403');
+    // The next day's reminder finds the 403: blocked, nothing queued, never read again.
+    expect(await runJob(at(base + 1, 9, 0))).toMatchObject({ read: 1, queued: 0, blocked: 1 });
+    expect(await remindAt(id)).toBeNull();
+    h.clock.set(at(base + 2, 10, 0));
+    await open(id);
+    expect(await remindAt(id)).toBeNull();
+    expect(await runJob(at(base + 2, 12, 0))).toMatchObject({ read: 0 });
+    const attempts = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM broadcast_recipients WHERE chat_id = $1', [id]);
+    expect(attempts.rows[0]!.n).toBe(1);
+    const blocked = await h.db.query<{ n: string }>('SELECT sum(reminders_blocked)::text AS n FROM daily_counts WHERE day = $1', [base + 1]);
+    expect(blocked.rows[0]!.n).toBe('1');
+    tg.settings.blocked.delete(id);
+  });
+
+  it('finds who is due through the index on the due moment, then reads them by primary key: never a scan of all players', async () => {
+    // Planner costs say nothing on a small table; without sequential scans the plan shows what serves each query.
+    const plan = (sql: string, params: unknown[]) =>
+      h.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        const r = await tx.query<Record<string, string>>(`EXPLAIN ${sql}`, params);
+        return r.rows.map((row) => Object.values(row)[0]).join('\n');
+      });
+    const due = await plan(dueRemindersSql, [at(base, 12), 500]);
+    expect(due).toMatch(/(Bitmap Index Scan on|Index (Only )?Scan using) daily_reminders_due_idx/);
+    expect(due).toMatch(/Index Cond: \(remind_at_ms <= /);
+    expect(due).toMatch(/^Limit/);
+    const players = await plan(playersByIdSql, [[1, 2, 3]]);
+    expect(players).toMatch(/Index (Only )?Scan using users_pkey on users u[^\n]*\n\s+Index Cond: \(id = (d\.id|r\.user_id)\)/);
+    expect(players).toMatch(/Index (Only )?Scan using daily_reminders_pkey on daily_reminders r[^\n]*\n\s+Index Cond: \(user_id = (d\.id|u\.id)\)/);
+  });
+});
