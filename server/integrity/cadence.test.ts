@@ -28,9 +28,10 @@ describe('tap cadence', () => {
   });
 
   it('finds a script: every batch 1 s apart with the same taps is machine-regular, and at the cap', () => {
+    // 60 gaps: six windows of 10 (INTEGRITY_RHYTHM_WINDOW).
     const s = fold(Array.from({ length: 61 }, (_, i) => [i * 1_000, 20] as const));
-    expect(s.windows).toBe(3);
-    expect(s.regularWindows).toBe(3);
+    expect(s.windows).toBe(6);
+    expect(s.regularWindows).toBe(6);
     expect(s.activeMs).toBe(60_000);
     expect(s.capMs).toBe(60_000);
   });
@@ -52,17 +53,17 @@ describe('tap cadence', () => {
   it('does not call even gaps regular when the taps vary (a human at the mini-app’s 1 s batch cadence)', () => {
     const rnd = seeded(11);
     const s = fold(Array.from({ length: 41 }, (_, i) => [i * 1_000, 5 + Math.floor(rnd() * 5)] as const));
-    expect(s.windows).toBe(2);
+    expect(s.windows).toBe(4);
     expect(s.regularWindows).toBe(0);
   });
 
   it('ends a session at a long gap and does not measure a window cut short by it', () => {
-    const first = Array.from({ length: 15 }, (_, i) => [i * 1_000, 20] as const);
-    const second = Array.from({ length: 15 }, (_, i) => [200_000 + i * 1_000, 20] as const);
+    const first = Array.from({ length: 8 }, (_, i) => [i * 1_000, 20] as const);
+    const second = Array.from({ length: 8 }, (_, i) => [200_000 + i * 1_000, 20] as const);
     const s = fold([...first, ...second]);
     expect(s.windows).toBe(0);
-    // 14 gaps in each session: the 186 s between them is not time spent tapping.
-    expect(s.activeMs).toBe(28_000);
+    // 7 gaps in each session: the 193 s between them is not time spent tapping.
+    expect(s.activeMs).toBe(14_000);
   });
 
   it('leaves auto-clicks out: an app left open sends a few taps every 10 s, and that is not play', () => {

@@ -29,7 +29,7 @@ export const integrityConfigShape = {
   /** A gap between click batches this long (s) ends a tapping session. */
   INTEGRITY_SESSION_GAP_S: int(5, 3_600, 60),
   /** Batch gaps per measured stretch of a session. */
-  INTEGRITY_RHYTHM_WINDOW: int(5, 1_000, 20),
+  INTEGRITY_RHYTHM_WINDOW: int(5, 1_000, 10),
   /** A stretch is machine-regular when its gaps' coefficient of variation is at most this… */
   INTEGRITY_RHYTHM_GAP_CV: share(0.1),
   /** …and its batch sizes' one at most this. */
