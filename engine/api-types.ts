@@ -255,15 +255,16 @@ export interface SendMessagePayload {
 }
 
 /**
- * Every refusal's body (docs/api.md "Errors"): the spec's `error` and `message`, the input
- * `field` it is about, and the stable `code` clients switch on (engine/refusals.ts). `code` is
- * optional until every server path sends one.
+ * Every error's body (docs/api.md "Errors"): the spec's `error` and `message`, the input `field`
+ * it is about, and the stable `code` clients switch on (engine/refusals.ts). The server sends a
+ * code on every 4xx and 5xx; a client still reads a body with `refusalOf` (engine/error-body.ts),
+ * which keeps only the codes it knows.
  */
 export interface ErrorBody {
   error: string;
   message: string;
   field?: string;
-  code?: RefusalCode;
+  code: RefusalCode;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { UpgradeRefusal } from './upgrades.ts';
  * the codes and of the English each one is sent with. The body of a refusal is
  * `{ error, message, field?, code }`; clients switch on `code`, never on the English `message`,
  * and the mini-app shows a player refusal as `app.refusal.<code>` in the player's language
- * (docs/i18n.md "Refusals"). The HTTP status of a code is the edge's business (server/http).
+ * (docs/i18n.md "Refusals"). The HTTP status of a code is the edge's business (server/routes/refusal-status.ts).
  *
  * `text` is the English word for word, typos included; `{name}` marks a value filled in where the
  * refusal is made (`refusalMessage`). A field name is always `{field}`, the same as the body's
@@ -36,7 +36,7 @@ const operator = (text: string): RefusalEntry => ({ text, audience: 'operator' }
 const said = (key: MessageKey): RefusalEntry => ({ text: messages[key], audience: 'player', catalogId: `app.msg.${key}` });
 
 export const refusals = {
-  // --- The edge (server/http/errors.ts): schemas, bodies, the database away, unexpected faults.
+  // --- The edge (server/routes/error-handler.ts): schemas, bodies, the database away, unexpected faults.
   requiredParameter: player('Required parameter "{field}" is missing'),
   unknownParameter: player('Unknown parameter "{field}"'),
   bodyNotObject: player('Request body must be a JSON object'),
@@ -53,6 +53,8 @@ export const refusals = {
   noRoute: player('No route {method} {path}'),
   /** The document server (server/web), not the API. */
   malformedUrl: operator('Malformed URL'),
+  /** GET /metrics with WORKERS=N when a worker did not answer the merge in time (docs/operations.md). */
+  metricsNotMerged: operator("The workers' metrics could not be merged; try again"),
 
   // --- Telegram init data (server/auth): 401 on every player call.
   initDataMissing: player('Authorization header with Telegram init data is required'),

@@ -8,6 +8,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import type { DbReadiness } from '../core/db/probe.ts';
 import { dbRetryAfterS } from './error-handler.ts';
+import { refuse } from '../core/errors.ts';
 import { metrics, scrape, unmatchedRoute } from '../core/metrics.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 
@@ -73,7 +74,7 @@ export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) =>
     } catch (err) {
       // WORKERS=N: a worker did not answer the merge in time; a partial sum would look like a reset.
       request.log.warn({ err }, 'metrics: no merged scrape');
-      return reply.status(503).header('retry-after', '1').send({ error: 'Service Unavailable', message: 'The workers\' metrics could not be merged; try again' });
+      throw refuse('metricsNotMerged', { cause: err });
     }
   });
 };

@@ -21,6 +21,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   internalError: 500,
   noRoute: 404,
   malformedUrl: 400,
+  metricsNotMerged: 503,
 
   initDataMissing: 401,
   initDataTooLong: 401,
@@ -196,6 +197,7 @@ export const dbRetryAfterS = 1;
 export const retryAfterOfCode: Partial<Record<RefusalCode, number>> = {
   databaseAway: dbRetryAfterS,
   airdropLoading: 10,
+  metricsNotMerged: 1,
 };
 
 /** The body's `error`: the status's reason phrase. */

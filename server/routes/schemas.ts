@@ -4,6 +4,7 @@
  */
 import { airdropReasonCodes, airdropReviewStates } from '../../engine/airdrop-review.ts';
 import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
+import { refusalCodes } from '../../engine/refusals.ts';
 import type { RouteContext } from './route-context.ts';
 
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
@@ -212,12 +213,13 @@ export const leaderboardEntrySchema = objectOf<LeaderboardEntry>()({
 export const pageOf = <T>(item: Schema<T>): ObjectSchema<Page<T>> =>
   objectOf<Page<T>>()({ items: arrayOf(item) as FieldOf<T[]>, page: 'integer', pageSize: 'integer', total: 'integer' });
 
-export const errorSchema = objectOf<ErrorBody>()({ error: 'string', message: 'string', field: 'string', code: 'string' });
+/** `{ error, message, field?, code }` (docs/api.md "Errors"): serialization drops what is not listed, so `code` is. */
+export const errorSchema = objectOf<ErrorBody>()({ error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes) }, ['error', 'message', 'code']);
 
 export const decimalSchema = decimal;
 
-/** Error answers every route documents. */
-export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+/** Error answers every route documents (503: the database away, with Retry-After). */
+export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema } as const;
 
 /** Player routes authenticate with Telegram init data (the OpenAPI security scheme telegramInitData). */
 export const playerSecurity = [{ telegramInitData: [] }];
