@@ -12,7 +12,7 @@ import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
 import { appendLedger, creditDollars, creditMoney } from '../players/exports.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
-import { noteComboUpgrade, type PuzzleSource } from '../daily/exports.ts';
+import { noteUpgrade, type PuzzleSource } from '../daily/exports.ts';
 
 /**
  * The game's one-row transitions (claims and purchases), each one action in its own transaction
@@ -38,7 +38,7 @@ export const claimPassive = (db: Db, userId: number, nowMs: number): Promise<{ c
 /**
  * /update-level: claims passive income first, then buys one level of `key` with one conditional
  * UPDATE (… WHERE total_earn >= price AND level = current), so a concurrent spend cannot overdraw.
- * An upgrade of one of today's combo cards is a find (docs/rules.md §15.2), in the same transaction.
+ * The daily loop notes it in the same transaction: a combo find (docs/rules.md §15.2), a reminder's moment (§15.4).
  */
 export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
@@ -71,7 +71,7 @@ export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: Boo
     }
     if (r.rowCount !== 1) throw refuse('upgradeNotApplied', { field: 'levelKey' });
     await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
-    await noteComboUpgrade(tx, puzzles, userId, key, nowMs);
+    await noteUpgrade(tx, puzzles, userId, key, nowMs);
     return loadUser(tx, userId);
   });
 

@@ -1,8 +1,8 @@
 /**
  * The daily combo (docs/rules.md §15.2): three of the 18 passive cards each day. A player who
  * upgrades all three during that UTC day is paid once. The upgrade action (server/boosts/) calls
- * noteComboUpgrade inside its own transaction, with the player's row locked, so a card is found
- * once and the reward is paid once however upgrades race.
+ * it (through noteUpgrade) inside its own transaction, with the player's row locked, so a card is
+ * found once and the reward is paid once however upgrades race.
  */
 import { isoDay, utcDayOf } from '../../engine/daily.ts';
 import { economy, firstItemKey } from '../../engine/economy.ts';

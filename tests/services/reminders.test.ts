@@ -13,6 +13,7 @@ import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/bro
 import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
+import { setBalances } from '../server/db-helpers.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
 
 const hour = 3_600_000;
@@ -77,6 +78,7 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     await delivered(id, 1);
     const [message] = sentTo(id);
     expect(message!.text).toBe(catalogText('bot', 'ru', 'bot.reminder.energy'));
+    expect(message!.text).toMatch(/[а-я]/);
     expect(JSON.stringify(message!.reply_markup)).toContain('https://money.example/app');
     // Nothing else is coming: the job reads no one again, and the day's count says one was queued.
     expect(await remindAt(id)).toBeNull();
@@ -85,6 +87,24 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     expect(sentTo(id)).toHaveLength(1);
     const counted = await h.db.query<{ n: string }>('SELECT sum(reminders_queued)::text AS n FROM daily_counts WHERE day = $1', [base]);
     expect(counted.rows[0]!.n).toBe('1');
+  });
+
+  it('keeps the moment on the writes that make a player due sooner: the first passive card bought after a reminder', async () => {
+    h.clock.set(at(base, 10, 0));
+    const id = h.newUserId();
+    await open(id);
+    await runJob(at(base, 11, 0));
+    await delivered(id, 1);
+    expect(await remindAt(id)).toBeNull();
+    // Back in the app within the same hour (no new status), a first passive card: income now caps 3 h later.
+    h.clock.set(at(base, 11, 30));
+    await setBalances(h.db, id, { totalEarn: '1000' });
+    expect((await h.call('POST', '/update-level', id, { body: { levelKey: 4 } })).statusCode).toBe(200);
+    // Reminded today already, and 14:30 is a quiet hour for this player: tomorrow at 9:00.
+    expect(Number(await remindAt(id))).toBe(at(base + 1, 9));
+    expect(await runJob(at(base + 1, 9, 0))).toMatchObject({ queued: 1 });
+    await delivered(id, 2);
+    expect(sentTo(id)[1]!.text).toBe(catalogText('bot', 'en', 'bot.reminder.passive', { hours: 3 }));
   });
 
   it('warns of a streak about to be lost the next day, in the player’s awake hours only, one reminder a day', async () => {
