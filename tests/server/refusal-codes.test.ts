@@ -3,6 +3,7 @@
  * its status in the edge's one table, and representative refusals of each kind come back with
  * their code, field, status and English message, on the real app.
  */
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../engine/api-types.ts';
 import { refusalCodes, refusalMessage } from '../../engine/refusals.ts';
@@ -10,6 +11,8 @@ import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/core/config/config.ts';
 import { openDb, type Db } from '../../server/core/db/db.ts';
+import { refuse } from '../../server/core/errors.ts';
+import { installErrorHandler } from '../../server/routes/error-handler.ts';
 import { reasonOfStatus, retryAfterOfCode, statusOfCode } from '../../server/routes/refusal-status.ts';
 import { openServicesHarness } from '../services/harness.ts';
 import { backends, botToken, openForSuite, openTestDb, startMs, testEnv } from './harness.ts';
@@ -30,6 +33,39 @@ describe('the edge’s table of statuses', () => {
     for (const [code, seconds] of Object.entries(retryAfterOfCode)) {
       expect(statusOfCode[code as keyof typeof statusOfCode], code).toBe(503);
       expect(seconds).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the one error handler', () => {
+  it('answers a broken invariant (negativeCredit) as 500 internalError and logs it with its cause', async () => {
+    const logged: string[] = [];
+    const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } } });
+    installErrorHandler(app);
+    app.post('/credit', async () => {
+      throw refuse('negativeCredit', { values: { amount: '-1' }, cause: new Error('the caller passed -1') });
+    });
+    try {
+      const r = await app.inject({ method: 'POST', url: '/credit' });
+      expect(r.statusCode).toBe(500);
+      expect(r.json<ErrorBody>()).toEqual({ error: 'Internal Server Error', message: refusalMessage('internalError'), code: 'internalError' });
+      expect(logged.join('')).toMatch(/a credit must not be negative/);
+      expect(logged.join('')).toMatch(/the caller passed -1/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers the framework’s own 413 with its status and requestRefused', async () => {
+    const app = Fastify({ bodyLimit: 100 });
+    installErrorHandler(app);
+    app.post('/big', async () => ({ ok: true }));
+    try {
+      const r = await app.inject({ method: 'POST', url: '/big', payload: { text: 'x'.repeat(200) } });
+      expect(r.statusCode).toBe(413);
+      expect(r.json<ErrorBody>()).toMatchObject({ error: 'Payload Too Large', code: 'requestRefused' });
+    } finally {
+      await app.close();
     }
   });
 });
