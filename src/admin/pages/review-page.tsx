@@ -50,20 +50,22 @@ const FlagRow = ({ flag, onDecided }: { flag: AirdropFlagRow; onDecided(row: Air
           </p>
         )}
       </td>
-      <td className="review-actions">
-        <input aria-label={`Note for ${flag.userId}`} placeholder="Note for the record" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
-        <div className="actions">
-          {flag.state !== 'clear' && <button type="button" className="btn btn--ghost" onClick={() => void act('decision', { decision: 'clear' })}>Clear</button>}
-          {flag.state !== 'excluded' && <button type="button" className="btn btn--danger" onClick={() => void act('decision', { decision: 'exclude' })}>Exclude</button>}
-        </div>
-        {flag.state !== 'clear' && (
+      <td>
+        <div className="review-actions">
+          <input aria-label={`Note for ${flag.userId}`} placeholder="Note for the record" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
           <div className="actions">
-            <span className="muted small">Appeal:</span>
-            <button type="button" className="btn btn--ghost btn--tiny" onClick={() => void act('appeal', { outcome: 'overturned' })}>Overturn</button>
-            <button type="button" className="btn btn--ghost btn--tiny" onClick={() => void act('appeal', { outcome: 'upheld' })}>Uphold</button>
+            {flag.state !== 'clear' && <button type="button" className="btn btn--ghost" onClick={() => void act('decision', { decision: 'clear' })}>Clear</button>}
+            {flag.state !== 'excluded' && <button type="button" className="btn btn--danger" onClick={() => void act('decision', { decision: 'exclude' })}>Exclude</button>}
           </div>
-        )}
-        {error && <p className="error small" role="alert">{error}</p>}
+          {flag.state !== 'clear' && (
+            <div className="actions">
+              <span className="muted small">Appeal:</span>
+              <button type="button" className="btn btn--ghost btn--tiny" onClick={() => void act('appeal', { outcome: 'overturned' })}>Overturn</button>
+              <button type="button" className="btn btn--ghost btn--tiny" onClick={() => void act('appeal', { outcome: 'upheld' })}>Uphold</button>
+            </div>
+          )}
+          {error && <p className="error small" role="alert">{error}</p>}
+        </div>
       </td>
     </tr>
   );
@@ -114,7 +116,7 @@ const ReviewPage = () => {
         </div>
         {first.error && <p className="error">{first.error}</p>}
         <div className="table-wrap">
-          <table data-testid="flags">
+          <table data-testid="flags" className="flags-table">
             <thead>
               <tr><th className="num">Score</th><th>Player</th><th>Evidence</th><th>Decision</th></tr>
             </thead>
