@@ -10,7 +10,7 @@ const dataDir = tempDataDir();
 afterAll(() => removeDir(dataDir));
 
 // Embedded PGlite in DATA_DIR: opening the database creates DATA_DIR/pglite.
-const snapshotCli = (...args: number[]) =>
+const snapshotCli = (...args: (number | string)[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'server/airdrop/snapshot-cli.ts', ...args.map(String)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
@@ -30,6 +30,12 @@ describe('the snapshot command line', () => {
       const r = snapshotCli(1, startFrom!, expireAt!);
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/^expireAt: expireAt must be /m);
+    }
+    // What becomes of excluded players' MONEY: unminted or redistributed, nothing else.
+    for (const args of [[1, nowS, nowS + 86_400, 'burn'], [1, nowS, nowS + 86_400, 'unminted', 'extra']]) {
+      const r = snapshotCli(...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^usage: npm run airdrop:snapshot -- <round> <startFrom unix s> <expireAt unix s> \[unminted\|redistributed\]/m);
     }
     expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
   });
