@@ -25,6 +25,7 @@ import { createOutsideServices } from './tasks/outside-services.ts';
 import { pollsUpdates, startCluster } from './core/cluster.ts';
 import { serveClusterMetrics } from './core/metrics.ts';
 import { drainable, installShutdown, type Drainable } from './core/shutdown.ts';
+import { stopTracing, tracingStarted } from './core/tracing.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,6 +45,9 @@ const listeningPort = (app: FastifyInstance, fallback: number): number => {
 
 const main = async (): Promise<void> => {
   const config = readConfig();
+  // Traces must start before pg, ioredis and fastify load: only the preload can (docs/operations.md "Traces").
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined && !tracingStarted())
+    console.warn('OTEL_EXPORTER_OTLP_ENDPOINT is set but traces are off: start with `npm start`, or add --import ./server/tracing-preload.ts after --import tsx.');
   if (!config.SKIP_CLIENT_BUILD) ensureClientBuilt(root);
 
   const bot = resolveBotToken(config.BOT_TOKEN, config.DATA_DIR);
@@ -115,6 +119,8 @@ const main = async (): Promise<void> => {
     { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close(), replica?.close()])) },
     ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),
+    // The spans of the last requests, still buffered, leave before the process does.
+    ...(tracingStarted() ? [{ name: 'traces', timeoutMs: 2_000, run: stopTracing }] : []),
   ]);
 
   const port = listeningPort(app, config.PORT);

@@ -1,14 +1,18 @@
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { metrics, recordClickGroup } from '../core/metrics.ts';
+import { activeSpanContext, traced } from '../core/tracing.ts';
 import { applyClicks, RowCache, type ClickAnswer } from './click-group.ts';
 import type { Click } from './click-sql.ts';
+import type { SpanContext } from '@opentelemetry/api';
 
 export type { ClickAnswer } from './click-group.ts';
 
 interface Pending extends Click {
   resolve(a: ClickAnswer): void;
   reject(e: unknown): void;
+  /** With traces on: the request's span, linked from the group's (docs/operations.md "Traces"). */
+  span?: SpanContext | undefined;
 }
 
 export interface ClickBatcherOptions {
@@ -63,7 +67,7 @@ export class ClickBatcher {
 
   submit(userId: number, click: number, batchId: string | null): Promise<ClickAnswer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ userId, click, batchId, resolve, reject });
+      this.queue.push({ userId, click, batchId, resolve, reject, span: activeSpanContext() });
       this.schedule();
     });
   }
@@ -109,7 +113,9 @@ export class ClickBatcher {
   private async run(group: Pending[]): Promise<void> {
     const startedMs = performance.now();
     try {
-      const answers = await applyClicks(this.db, group, () => this.clock.now(), this.known);
+      // A span whose parent is the request that started the group, linked to every request in it.
+      const links = group.flatMap((p) => (p.span !== undefined ? [{ context: p.span }] : []));
+      const answers = await traced('click group write', () => applyClicks(this.db, group, () => this.clock.now(), this.known), { 'money.click.batches': group.length }, links);
       // Per group, not per request: the taps, the group's size and its time (docs/operations.md).
       recordClickGroup(group, answers, (performance.now() - startedMs) / 1_000);
       group.forEach((p, i) => p.resolve(answers[i]!));

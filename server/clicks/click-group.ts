@@ -3,6 +3,7 @@ import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { isUnavailable } from '../core/db/errors.ts';
 import { isRetryable, transaction } from '../core/db/transaction.ts';
+import { traced } from '../core/tracing.ts';
 import { settleInviteBonus } from '../players/exports.ts';
 import { movedSince, planGroup, splitPlan, type Entry, type GroupPlan, type TapRule } from './click-plan.ts';
 import { readGroup, writeGroup, type Click, type GroupRead, type VersionedRow } from './click-sql.ts';
@@ -112,7 +113,7 @@ const writePlain = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => 
 const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<Map<number, string> | 'duplicate'> => {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeGroup(db, plan, plan.nowMs);
+      return await traced('click group commit', () => writeGroup(db, plan, plan.nowMs), { 'money.click.batches': plan.results.length });
     } catch (err) {
       const code = (err as { code?: unknown; table?: unknown } | null)?.code;
       if (code === '23505' && (err as { table?: unknown }).table === 'click_batches') return 'duplicate';

@@ -58,7 +58,7 @@ export interface RunningServer {
 }
 
 /** Starts `server/main.ts` on a free port; resolves once it printed that it is running. */
-export const startServer = async (opts: { dataDir: string; databaseUrl?: string | undefined; env?: Record<string, string> }): Promise<RunningServer> => {
+export const startServer = async (opts: { dataDir: string; databaseUrl?: string | undefined; env?: Record<string, string>; nodeArgs?: string[] }): Promise<RunningServer> => {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
@@ -77,7 +77,8 @@ export const startServer = async (opts: { dataDir: string; databaseUrl?: string 
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   };
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `nodeArgs` after tsx: e.g. the traces' preload (`--import ./server/tracing-preload.ts`), as `npm start` gives it.
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
