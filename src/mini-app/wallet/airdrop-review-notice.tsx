@@ -17,15 +17,21 @@ export const AirdropReviewNotice = () => {
   const review = useStatus().data?.airdropReview;
   if (review === undefined || review.state === 'clear') return null;
   const excluded = review.state === 'excluded';
+  // An operator may exclude a player on evidence of their own (support, a report): no kind to name then.
+  const kinds = reasonKindsOf(review.reasons);
   return (
     <section className={`card review-notice${excluded ? ' review-notice--excluded' : ''}`} role="status" data-testid="airdrop-review">
       <h2 className="review-notice__title">{_(excluded ? 'app.review.titleExcluded' : 'app.review.titleReview')}</h2>
-      <p className="review-notice__why">{_('app.review.why')}</p>
-      <ul className="review-notice__kinds">
-        {reasonKindsOf(review.reasons).map((kind) => (
-          <li key={kind} data-kind={kind}>{_(kindIds[kind])}</li>
-        ))}
-      </ul>
+      {kinds.length > 0 && (
+        <>
+          <p className="review-notice__why">{_('app.review.why')}</p>
+          <ul className="review-notice__kinds">
+            {kinds.map((kind) => (
+              <li key={kind} data-kind={kind}>{_(kindIds[kind])}</li>
+            ))}
+          </ul>
+        </>
+      )}
       <p className="review-notice__body">{_(excluded ? 'app.review.bodyExcluded' : 'app.review.bodyReview')}</p>
       <div className="review-notice__actions">
         <button type="button" className="btn btn--small" onClick={() => openTelegramLink(config.communityUrl)}>{_('app.review.appeal')}</button>

@@ -28,6 +28,14 @@ describe('the airdrop review on the Wallet screen', () => {
     await vi.waitFor(() => expect(opened).toEqual(['https://t.me/money_community']));
   });
 
+  it('names no kind for a player an operator excluded on evidence of their own', async () => {
+    await mountApp('/wallet', { status: demoStatus({ airdropReview: { state: 'excluded', reasons: [] } }) });
+    const box = await find('[data-testid="airdrop-review"]');
+    expect(box.querySelector('h2')!.textContent).toBe(appEn['app.review.titleExcluded']);
+    expect(box.querySelector('ul')).toBeNull();
+    expect(box.textContent).not.toContain(appEn['app.review.why']);
+  });
+
   it('tells an excluded player in Persian, right to left', async () => {
     await mountApp('/wallet', { status: demoStatus({ language: 'fa', airdropReview: { state: 'excluded', reasons: ['referralFarmInvitee'] } }) });
     await vi.waitFor(() => expect(notice()?.querySelector('h2')?.textContent).toBe(appFa['app.review.titleExcluded']));
