@@ -392,7 +392,8 @@ export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';
 
 /** Whether MONEY is on the home screen (8.0): "unsupported" on older clients and platforms. */
 export const homeScreenStatus = (): Promise<HomeScreenStatus> => {
-  if (!supports('homeScreen')) return Promise.resolve('unsupported');
+  // A plain browser with signed init data (the demo) has no client to ask, nor a home screen to add to.
+  if (!supports('homeScreen') || !inTelegramClient()) return Promise.resolve('unsupported');
   return answerWithin<HomeScreenStatus>(clientAnswerMs, 'unknown', (answer) => client().checkHomeScreenStatus((status) => answer(status)));
 };
 

@@ -39,6 +39,12 @@ const clickText = (text: string) => async (page: Page) => {
   await page.waitForTimeout(450);
 };
 
+/** A boost card: named by all it shows, so found by the title it starts with. */
+const clickCard = (title: string) => async (page: Page) => {
+  await page.getByRole('button', { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).first().click();
+  await page.waitForTimeout(450);
+};
+
 const shots: Shot[] = [
   { name: 'home', path: '/' },
   {
@@ -56,7 +62,7 @@ const shots: Shot[] = [
   { name: 'home-loading', path: '/', state: (s) => void s.hang.push('') },
   { name: 'boost-booster', path: '/boost' },
   { name: 'boost-upgrade', path: '/boost', act: clickText('Upgrade') },
-  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickText('Cash Register')(p); } },
+  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickCard('Cash Register')(p); } },
   { name: 'earn-social', path: '/earn' },
   { name: 'earn-invite', path: '/earn', act: clickText('Invite') },
   { name: 'earn-partner', path: '/earn', act: async (p) => {
@@ -99,7 +105,7 @@ const languageShots = (c: Record<string, string>): Shot[] => [
   { name: 'home-profile', path: '/', act: clickText(c['app.home.openProfile']!) },
   { name: 'boost-booster', path: '/boost' },
   { name: 'boost-upgrade', path: '/boost', act: clickText(c['app.boost.upgrade']!) },
-  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText(c['app.boost.upgrade']!)(p); await clickText(c['app.boost.6.title']!)(p); } },
+  { name: 'boost-confirm', path: '/boost', act: async (p) => { await clickText(c['app.boost.upgrade']!)(p); await clickCard(c['app.boost.6.title']!)(p); } },
   { name: 'earn-social', path: '/earn' },
   { name: 'earn-achievements', path: '/earn', act: clickText(c['app.earn.achievements']!) },
   { name: 'invite', path: '/invite' },
@@ -118,7 +124,7 @@ const fullscreenShots: Shot[] = [
   { name: 'fullscreen-boost', path: '/boost' },
   { name: 'fullscreen-invite', path: '/invite' },
   { name: 'fullscreen-earn', path: '/earn' },
-  { name: 'fullscreen-boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickText('Cash Register')(p); } },
+  { name: 'fullscreen-boost-confirm', path: '/boost', act: async (p) => { await clickText('Upgrade')(p); await clickCard('Cash Register')(p); } },
 ];
 
 // A script string, not a function: tsx names nested functions with a helper the page lacks.

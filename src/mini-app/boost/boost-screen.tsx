@@ -19,7 +19,8 @@ const BoosterRow = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Bo
   const { _ } = useLingui();
   const view = boostView(_, boostKey);
   return (
-    <button className="card boost__row" onClick={() => onOpen(boostKey)} aria-label={view.title}>
+    // Named by what it shows (title, level, description, price, effect): WCAG 2.5.3, label in name.
+    <button className="card boost__row" onClick={() => onOpen(boostKey)}>
       <img className="boost__row-img" src={art(view.image)} alt="" />
       <div className="row__main">
         <div className="row__title">{view.title} <span className="boost__row-level">{_('app.boost.lv', { level: view.level })}</span></div>
@@ -39,12 +40,11 @@ const ItemCard = ({ boostKey, onOpen }: { boostKey: BoostKey; onOpen: (key: Boos
     <button
       className={`card boost__item${view.masked ? ' is-locked' : ''}`}
       onClick={() => onOpen(boostKey)}
-      aria-label={view.title}
       data-testid={`item-${boostKey}`}
     >
       <div className="boost__item-art">
         <img src={art(view.image)} alt="" />
-        {view.sequenceLocked && <span className="lock-badge boost__lock" aria-label={_('app.ui.locked')}><Icon name="icon-lock" size={13} /></span>}
+        {view.sequenceLocked && <span className="lock-badge boost__lock" role="img" aria-label={_('app.ui.locked')}><Icon name="icon-lock" size={13} /></span>}
       </div>
       <div className="boost__item-title">{view.title}</div>
       <div className="boost__item-level">{_('app.boost.lv', { level: view.level })}</div>

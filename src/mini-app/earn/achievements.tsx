@@ -30,7 +30,7 @@ const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof 
           <div className="row__sub">{task.desc || _('app.achievement.taps', { count: formatCount(appLocale(), Number(task.link)) })}</div>
           <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi></div>
         </div>
-        {state === 'claimed' && <span className="task__done" aria-label={_('app.ui.claimed')}>✓</span>}
+        {state === 'claimed' && <span className="task__done" role="img" aria-label={_('app.ui.claimed')}>✓</span>}
         {state === 'unlocked' && (
           <button
             className="btn btn--small"

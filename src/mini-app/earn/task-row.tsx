@@ -40,7 +40,7 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
 
 export const DoneMark = () => {
   const { _ } = useLingui();
-  return <span className="task__done" aria-label={_('app.ui.done')}>✓</span>;
+  return <span className="task__done" role="img" aria-label={_('app.ui.done')}>✓</span>;
 };
 
 /**

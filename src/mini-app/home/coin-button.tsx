@@ -1,9 +1,11 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
-import { $clickValue } from '../../engine-client/signals.ts';
+import { formatMoney } from '../../../engine/format.ts';
+import { $balance, $clickValue } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
 import { useEngine } from '../engine-context.tsx';
 import { art } from '../ui/art.tsx';
+import { balanceAnnouncer } from './balance-announcer.ts';
 
 /** How many floating "+N" labels are recycled; more than a thumb-storm can show at once. */
 const floatPoolSize = 16;
@@ -14,6 +16,7 @@ const floatDurationMs = 800;
  * make five taps; `touch-action: manipulation` removes the double-tap zoom delay. Nothing here
  * sets React state per tap: the +N labels are a fixed pool of DOM nodes animated with the Web
  * Animations API (compositor-only transform/opacity), and the coin's squash is a CSS animation.
+ * From a keyboard, Enter or Space is one tap per press (a held key repeats nothing).
  */
 export const CoinButton = () => {
   const { _ } = useLingui();
@@ -22,6 +25,9 @@ export const CoinButton = () => {
   engineRef.current = engine;
   const buttonRef = useRef<HTMLButtonElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
+  const announceRef = useRef<HTMLSpanElement>(null);
+  const balanceLabel = useRef('');
+  balanceLabel.current = _('app.home.totalMoney');
 
   useEffect(() => {
     const button = buttonRef.current!;
@@ -34,6 +40,7 @@ export const CoinButton = () => {
       return node;
     });
     let next = 0;
+    const announcer = balanceAnnouncer(announceRef.current!, () => `${balanceLabel.current}: ${formatMoney($balance.peek())}`);
     const down = new Set<number>();
     // The coin's box, measured when it changes rather than per tap: reading it after the previous
     // tap's DOM writes would force a synchronous layout on every tap.
@@ -45,17 +52,24 @@ export const CoinButton = () => {
     resize.observe(button);
     window.addEventListener('scroll', measure, { passive: true });
 
+    // Engine.tap is the one energy gate (§5): at 0 energy it applies nothing and says the §8
+    // message, which the shell shows as the toast. The feedback follows its answer.
+    const tapAt = (x: number, y: number) =>
+      void Promise.resolve(engineRef.current.tap(1)).then((applied) => (applied > 0 ? feedback(x, y) : haptic.error()));
     const onPointerDown = (event: PointerEvent) => {
       if (down.has(event.pointerId)) return;
       down.add(event.pointerId);
-      const x = event.clientX - rect.left;
-      const y = event.clientY - rect.top;
-      // Engine.tap is the one energy gate (§5): at 0 energy it applies nothing and says the §8
-      // message, which the shell shows as the toast. The feedback follows its answer.
-      void Promise.resolve(engineRef.current.tap(1)).then((applied) => (applied > 0 ? feedback(x, y) : haptic.error()));
+      tapAt(event.clientX - rect.left, event.clientY - rect.top);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      // Space would scroll and Enter click; a held key repeats, but a press is one tap.
+      event.preventDefault();
+      if (!event.repeat) tapAt(rect.width / 2, rect.height / 2);
     };
     const feedback = (x: number, y: number) => {
       haptic.tap();
+      announcer.poke();
       const node = pool[next]!;
       next = (next + 1) % pool.length;
       const label = `+${$clickValue.peek()}`;
@@ -83,15 +97,18 @@ export const CoinButton = () => {
     };
     const onPointerUp = (event: PointerEvent) => down.delete(event.pointerId);
     button.addEventListener('pointerdown', onPointerDown);
+    button.addEventListener('keydown', onKeyDown);
     button.addEventListener('pointerup', onPointerUp);
     button.addEventListener('pointercancel', onPointerUp);
     button.addEventListener('lostpointercapture', onPointerUp);
     return () => {
       button.removeEventListener('pointerdown', onPointerDown);
+      button.removeEventListener('keydown', onKeyDown);
       button.removeEventListener('pointerup', onPointerUp);
       button.removeEventListener('pointercancel', onPointerUp);
       button.removeEventListener('lostpointercapture', onPointerUp);
       resize.disconnect();
+      announcer.stop();
       window.removeEventListener('scroll', measure);
       for (const node of pool) node.remove();
     };
@@ -103,6 +120,7 @@ export const CoinButton = () => {
         <img className="coin__img" src={art('coin')} alt="" draggable={false} />
       </button>
       <div ref={layerRef} className="coin__floats" />
+      <span ref={announceRef} className="sr-only" aria-live="polite" aria-atomic="true" data-testid="balance-announcer" />
     </div>
   );
 };

@@ -24,7 +24,7 @@ const BalanceCounter = () => {
   useSignals();
   const { _ } = useLingui();
   return (
-    <div className="home__total" aria-label={_('app.home.totalMoney')}>
+    <div className="home__total" role="group" aria-label={_('app.home.totalMoney')}>
       <img className="home__total-coin" src={art('coin-small')} alt="" />
       <span className="home__total-value" data-testid="balance">{formatMoney($balance.value)}</span>
     </div>

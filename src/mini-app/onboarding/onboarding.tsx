@@ -156,7 +156,7 @@ export const Onboarding = ({ onDone }: { onDone: () => void }) => {
   };
   return (
     <div className="onb" data-step={step}>
-      <div className="onb__dots" aria-label={_('app.onb.step', { step, total: 4 })}>
+      <div className="onb__dots" role="img" aria-label={_('app.onb.step', { step, total: 4 })}>
         {[1, 2, 3, 4].map((n) => <span key={n} className={n <= step ? 'is-on' : ''} />)}
       </div>
       {step === 1 || !status ? <Intro onNext={start} />

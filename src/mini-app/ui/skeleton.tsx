@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react';
 export const Skeleton = ({ height = 64, count = 1, width }: { height?: number; count?: number; width?: number | string }) => {
   const { _ } = useLingui();
   return (
-    <div className="list" aria-busy="true" aria-label={_('app.ui.loading')}>
+    <div className="list" role="status" aria-busy="true" aria-label={_('app.ui.loading')}>
       {Array.from({ length: count }, (_slot, i) => (
         <div key={i} className="skeleton" data-testid="skeleton" style={{ height, width }} />
       ))}

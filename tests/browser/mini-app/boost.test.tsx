@@ -5,16 +5,18 @@ import { button, cleanup, click, find, findText, findToast, mountApp } from './h
 afterEach(cleanup);
 
 const itemCard = (key: number) => find(`[data-testid="item-${key}"]`);
+/** A booster row, named by all it shows (title, level, price, effect): found by its title. */
+const booster = (title: string) => find<HTMLButtonElement>('button.boost__row', title);
 
 describe('boost', () => {
   it('lists Finger, Handheld and Energy Limit with their levels and §9 prices', async () => {
     await mountApp('/boost');
-    const finger = await button('Finger');
+    const finger = await booster('Finger');
     // Finger level 2: 100 × 1.5² = 225; Handheld (fingerLevel 3): 15 × 2³ = 120; Energy level 2: 500 × 2² = 2,000
     expect(finger.textContent).toContain('225.00');
     expect(finger.textContent).toContain('Lv 2');
-    expect((await button('Handheld')).textContent).toContain('120.00');
-    expect((await button('Energy Limit')).textContent).toContain('2,000.00');
+    expect((await booster('Handheld')).textContent).toContain('120.00');
+    expect((await booster('Energy Limit')).textContent).toContain('2,000.00');
   });
 
   it('shows the 18 items in a two-column grid, with ???? on locked items', async () => {
@@ -42,7 +44,7 @@ describe('boost', () => {
 
   it('confirms before upgrading, says "Upgrade successful", then cools down for "1s"', async () => {
     const { state } = await mountApp('/boost');
-    await click(await button('Handheld'));
+    await click(await booster('Handheld'));
     const dialog = await find('[role="dialog"]');
     expect(dialog.textContent).toContain('Handheld');
     expect(state.calls.some((c) => c.path === '/update-level')).toBe(false);
@@ -57,7 +59,7 @@ describe('boost', () => {
   it('shows the server message when an upgrade is refused', async () => {
     const { state } = await mountApp('/boost');
     state.failures['/update-level'] = 400;
-    await click(await button('Handheld'));
+    await click(await booster('Handheld'));
     await click((await find('[role="dialog"]')).querySelector<HTMLButtonElement>('.btn--block')!);
     await findToast('Something broke');
   });
@@ -65,14 +67,14 @@ describe('boost', () => {
   it('falls back to the generic message when the upgrade fails without one', async () => {
     const { state } = await mountApp('/boost');
     state.failures['/update-level'] = 'network';
-    await click(await button('Handheld'));
+    await click(await booster('Handheld'));
     await click((await find('[role="dialog"]')).querySelector<HTMLButtonElement>('.btn--block')!);
     await findToast('Something went wrong, please try again later!', 20_000);
   });
 
   it('disables an upgrade the balance cannot pay for', async () => {
     await mountApp('/boost', { status: demoStatus({ totalEarn: '10' }) });
-    await click(await button('Energy Limit'));
+    await click(await booster('Energy Limit'));
     const confirm = (await find('[role="dialog"]')).querySelector<HTMLButtonElement>('.btn--block')!;
     expect(confirm.disabled).toBe(true);
     expect(confirm.textContent).toBe('Not enough money');

@@ -27,6 +27,8 @@ export interface FakeClient {
   unsupported: string[];
   /** The prepared message ids shareMessage was asked to share. */
   sharedMessages: string[];
+  /** The native back button: shown or not, and a press (what the player's tap does). */
+  backButton: { readonly visible: boolean; press(): void };
   /** CloudStorage (6.9+) and DeviceStorage (9.0+) contents. */
   cloud: Map<string, string>;
   device: Map<string, string>;
@@ -88,12 +90,13 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
       queueMicrotask(() => callback?.(null, true));
     }),
   });
-  const button = (name: string) => ({
-    show: method(`${name}.show`, '6.1'),
-    hide: method(`${name}.hide`, '6.1'),
-    onClick: method(`${name}.onClick`, '6.1'),
-    offClick: method(`${name}.offClick`, '6.1'),
-  });
+  const back = { visible: false, handlers: new Set<() => void>() };
+  const backButton = {
+    show: method('BackButton.show', '6.1', () => void (back.visible = true)),
+    hide: method('BackButton.hide', '6.1', () => void (back.visible = false)),
+    onClick: method('BackButton.onClick', '6.1', (handler: () => void) => void back.handlers.add(handler)),
+    offClick: method('BackButton.offClick', '6.1', (handler: () => void) => void back.handlers.delete(handler)),
+  };
 
   const app = {
     initData: options.initData ?? '',
@@ -122,7 +125,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     openTelegramLink: method('openTelegramLink', '6.1'),
     setHeaderColor: method('setHeaderColor', '6.1'),
     setBackgroundColor: method('setBackgroundColor', '6.1'),
-    BackButton: button('BackButton'),
+    BackButton: backButton,
     HapticFeedback: {
       impactOccurred: method('HapticFeedback.impactOccurred', '6.1'),
       notificationOccurred: method('HapticFeedback.notificationOccurred', '6.1'),
@@ -161,6 +164,14 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     calls,
     unsupported,
     sharedMessages,
+    backButton: {
+      get visible() {
+        return back.visible;
+      },
+      press: () => {
+        for (const handler of [...back.handlers]) handler();
+      },
+    },
     cloud,
     device,
     emit,

@@ -101,7 +101,7 @@ describe('languages', () => {
     const refuseUpgrade = async (language: string, catalog: Record<string, string>, refusal: FakeRefusal) => {
       const { state } = await mountApp('/boost', { status: demoStatus({ language }) });
       state.failures['/update-level'] = refusal;
-      await click(await button(catalog['app.boost.1.title']!));
+      await click(await find<HTMLButtonElement>('button.boost__row', catalog['app.boost.1.title']!));
       await click((await find('[role="dialog"]')).querySelector<HTMLButtonElement>('.btn--block')!);
     };
     await refuseUpgrade('ru', appRu, { status: 400, code: 'upgradeUnaffordable', field: 'levelKey' });

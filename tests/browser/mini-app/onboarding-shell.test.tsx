@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
 import { currentSectionKey } from '../../../src/mini-app/onboarding/onboarding.tsx';
 import { demoStatus, demoTasks, withTask } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
+import { installFakeClient } from './fake-telegram-client.ts';
 
 afterEach(cleanup);
 
@@ -158,34 +160,26 @@ describe('shell', () => {
 });
 
 describe('native back button', () => {
-  type BackButton = { show(): void; hide(): void; onClick(cb: () => void): void; offClick(cb: () => void): void };
-  const backButton = () => (window as unknown as { Telegram: { WebApp: { BackButton: BackButton } } }).Telegram.WebApp.BackButton;
-
   it('shows on every route except /, and goes back one step', async () => {
-    const button = backButton();
-    const show = vi.spyOn(button, 'show');
-    const hide = vi.spyOn(button, 'hide');
-    let handler: (() => void) | null = null;
-    vi.spyOn(button, 'onClick').mockImplementation((cb) => void (handler = cb));
-    vi.spyOn(button, 'offClick').mockImplementation(() => void (handler = null));
+    const client = installFakeClient({ version: '6.1', platform: 'android' });
     try {
       const { router } = await mountApp('/');
       await findText('satoshi_fan');
-      expect(hide).toHaveBeenCalled();
-      expect(show).not.toHaveBeenCalled();
+      expect(client.calls).toContain('BackButton.hide');
+      expect(client.backButton.visible).toBe(false);
       await click(await find('a[href="/leaderboard"]'));
       await vi.waitFor(() => expect(router.state.location.pathname).toBe('/leaderboard'));
-      await vi.waitFor(() => expect(show).toHaveBeenCalled());
-      expect(handler).not.toBeNull();
+      await vi.waitFor(() => expect(client.backButton.visible).toBe(true));
       await click(await find('a[href="/earn"]'));
       await vi.waitFor(() => expect(router.state.location.pathname).toBe('/earn'));
-      handler!();
+      await act(async () => client.backButton.press());
       await vi.waitFor(() => expect(router.state.location.pathname).toBe('/leaderboard'));
-      handler!();
+      await act(async () => client.backButton.press());
       await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
-      await vi.waitFor(() => expect(hide.mock.calls.length).toBeGreaterThan(1));
+      await vi.waitFor(() => expect(client.backButton.visible).toBe(false));
+      expect(client.unsupported).toEqual([]);
     } finally {
-      vi.restoreAllMocks();
+      client.restore();
     }
   });
 });
