@@ -39,11 +39,13 @@ const publishLockMs = 10 * 60_000;
 
 /**
  * Sets the changed members and the new version only if the set still holds `from`
- * (KEYS: set, version; ARGV: from, to, score, member, …).
+ * (KEYS: set, version; ARGV: from, to, score, member, …); -1 when the set itself is gone (deleted
+ * or evicted while its version stayed): only a whole copy can restore it.
  */
 const catchUpScript = `
 if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
-local i = 3
+if redis.call('EXISTS', KEYS[1]) == 0 and ARGV[3] ~= 'empty' then return -1 end
+local i = 4
 while i <= #ARGV do
   local j = math.min(i + 999, #ARGV)
   redis.call('ZADD', KEYS[1], unpack(ARGV, i, j))
@@ -125,8 +127,10 @@ export const syncRedisRanks = async (db: Db, redis: RedisHandle): Promise<RedisS
   if (held !== null && Number(held) === current) return { kind: 'current', members: 0, version: current };
   if (held !== null && Number(held) < current) {
     // The changed entries and the version they lead to, read in one statement (one snapshot).
-    const r = await db.query<{ v: number; s: string | null; m: string | null }>(
-      `SELECT meta.version AS v, c.s, c.m FROM (SELECT version FROM rank_meta WHERE id = 1) meta
+    // held_empty: no entry is as old as `held`, so every entry is among the changed and they make a whole set.
+    const r = await db.query<{ v: number; held_empty: boolean; s: string | null; m: string | null }>(
+      `SELECT meta.version AS v, NOT EXISTS (SELECT 1 FROM rank_entries WHERE version <= $1) AS held_empty, c.s, c.m
+       FROM (SELECT version FROM rank_meta WHERE id = 1) meta
        LEFT JOIN (SELECT ${scoreMemberSql} FROM rank_entries WHERE version > $1 LIMIT $2) c ON true`,
       [Number(held), maxCatchUp + 1],
     );
@@ -136,13 +140,15 @@ export const syncRedisRanks = async (db: Db, redis: RedisHandle): Promise<RedisS
       const args: string[] = [];
       for (const x of changed) args.push(x.s!, x.m!);
       const bulk = changed.length > zaddMembers ? bulkClient(redis) : redis.client;
+      let ok: unknown;
       try {
-        const ok = await bulk.eval(catchUpScript, 2, ranksKey(redis), ranksVersionKey(redis), held, String(to), ...args);
-        // Another process moved the set meanwhile: the next tick starts from where it left it.
-        return { kind: ok === 1 ? 'catch-up' : 'busy', members: changed.length, version: to };
+        // 'empty': the view had no entries at `held`, so no set is expected (a copy of nothing deletes it).
+        ok = await bulk.eval(catchUpScript, 2, ranksKey(redis), ranksVersionKey(redis), held, String(to), r.rows[0]!.held_empty ? 'empty' : 'set', ...args);
       } finally {
         if (bulk !== redis.client) bulk.disconnect();
       }
+      // 0: another process moved the set meanwhile, and the next tick starts from where it left it.
+      if (ok !== -1) return { kind: ok === 1 ? 'catch-up' : 'busy', members: changed.length, version: to };
     }
   }
   const done = await publishRanks(db, redis);

@@ -251,6 +251,12 @@ describe.each(variants)('ranked view ($backend, redis $redis)', ({ backend, redi
     await r.client.set(ranksVersionKey(r), String(v - 1));
     expect((await syncRedisRanks(h.db, r)).kind).toBe('catch-up');
     await expectRedisMatchesView();
+    // The set evicted while its version stayed: a catch-up cannot restore it, a whole copy does.
+    await setMoney(players[9]!, 27_182);
+    await applyPendingRanks(h.db, h.clock.now());
+    await r.client.del(ranksKey(r));
+    expect(await syncRedisRanks(h.db, r)).toMatchObject({ kind: 'publish' });
+    await expectRedisMatchesView();
     // A flushed Redis: the whole view is copied.
     await r.client.del(ranksKey(r), ranksVersionKey(r));
     expect(await leaderboardFromRedis(h.db, r, players[0]!, 1, 10)).toBeNull();
