@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../vite.config.ts';
-import { createFakeState, demoStatus, type FakeApiState } from '../browser/mini-app/fake-api.ts';
+import { createFakeState, demoDaily, demoStatus, type FakeApiState } from '../browser/mini-app/fake-api.ts';
 import { launchHash, routeApi, serve } from './serve.ts';
 import { fakeAdsgramScript } from './fake-adsgram.ts';
 
@@ -110,6 +110,36 @@ const languageShots = (c: Record<string, string>): Shot[] => [
   { name: 'earn-achievements', path: '/earn', act: clickText(c['app.earn.achievements']!) },
   { name: 'invite', path: '/invite' },
   { name: 'wallet', path: '/wallet' },
+  ...dailyShots(c),
+];
+
+/** The daily loop (docs/rules.md §15): the calendar, the combo found and not, cipher mode, the reminders switch. */
+const dailyShots = (c: Record<string, string>): Shot[] => [
+  { name: 'daily-calendar', path: '/', act: async (p) => { await p.getByTestId('daily-streak').click(); await p.waitForTimeout(450); } },
+  { name: 'daily-combo', path: '/boost?tab=upgrade' },
+  {
+    name: 'daily-combo-found',
+    path: '/boost?tab=upgrade',
+    state: (s) => void (s.status.daily = demoDaily({ combo: { found: [5, 7, 9], complete: true, reward: '200' } })),
+  },
+  {
+    name: 'daily-cipher',
+    path: '/',
+    act: async (p) => {
+      await p.getByTestId('daily-cipher').click();
+      // "MO" entered, and N's dash and dot under way.
+      for (const key of ['Minus', 'Minus', 'Space', 'Minus', 'Minus', 'Minus', 'Space', 'Minus', 'Period']) await p.keyboard.press(key);
+    },
+  },
+  {
+    name: 'daily-profile',
+    path: '/',
+    act: async (p) => {
+      await clickText(c['app.home.openProfile']!)(p);
+      await p.getByTestId('reminders-switch').scrollIntoViewIfNeeded();
+      await p.waitForTimeout(300);
+    },
+  },
 ];
 
 /**
@@ -246,7 +276,9 @@ const main = async () => {
       for (const shot of languageShots(catalog)) {
         if (only && !shot.name.startsWith(only)) continue;
         const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: 'light' });
-        await routeApi(context, createFakeState());
+        const state = createFakeState();
+        shot.state?.(state);
+        await routeApi(context, state);
         const page = await context.newPage();
         page.on('pageerror', (e) => console.error(`[${lang} ${shot.name}] page error:`, e.message));
         await page.goto(`${origin}/app${shot.path === '/' ? '/' : shot.path}${launchHash('light', lang.toLowerCase())}`);

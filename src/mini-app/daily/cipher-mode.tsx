@@ -125,6 +125,7 @@ export const CipherMode = ({ onExit }: { onExit: () => void }) => {
           <img src={art('daily-cipher')} alt="" />
           <strong>{_('app.daily.cipher')}</strong>
           <span className="cipher__reward"><MoneyIcon /> <bdi>+{daily?.cipher.reward ?? economy.dailyCipherRewardMoney}</bdi></span>
+          <button className="cipher__close" aria-label={_('app.daily.cipher.exit')} onClick={onExit}>×</button>
         </div>
         {solved ? (
           <p className="cipher__solved" data-testid="cipher-solved">✓ {_('app.daily.cipher.solved')}</p>
@@ -137,6 +138,10 @@ export const CipherMode = ({ onExit }: { onExit: () => void }) => {
             <p className="hint cipher__hint">{_('app.daily.cipher.hint')}</p>
           </>
         )}
+        <div className="cipher__meta">
+          {!solved && <span className="hint" data-testid="cipher-left">{_('app.daily.cipher.left', { count: guessesLeft, left: formatCount(appLocale(), guessesLeft) })}</span>}
+          <button className="cipher__link" onClick={() => openTelegramLink(config.channelUrl)}>{_('app.daily.cipher.where')}</button>
+        </div>
       </div>
       <div className="home__arena cipher__arena">
         <div className="coin">
@@ -151,19 +156,12 @@ export const CipherMode = ({ onExit }: { onExit: () => void }) => {
           </button>
         </div>
       </div>
-      <div className="cipher__actions">
-        {!solved && (
-          <>
-            <button className="btn btn--ghost" onClick={() => keyer.erase()} disabled={busy || (state.word === '' && state.code === '')}>⌫ {_('app.daily.cipher.erase')}</button>
-            <button className="btn" onClick={() => void send()} disabled={busy || guessesLeft === 0 || (state.word === '' && state.code === '')}>{_('app.daily.cipher.send')}</button>
-          </>
-        )}
-      </div>
-      <div className="cipher__foot">
-        {!solved && <span className="hint" data-testid="cipher-left">{_('app.daily.cipher.left', { count: guessesLeft, left: formatCount(appLocale(), guessesLeft) })}</span>}
-        <button className="cipher__link" onClick={() => openTelegramLink(config.channelUrl)}>{_('app.daily.cipher.where')}</button>
-        <button className="cipher__link" onClick={onExit}>{_('app.daily.cipher.exit')}</button>
-      </div>
+      {!solved && (
+        <div className="cipher__actions">
+          <button className="btn btn--ghost" onClick={() => keyer.erase()} disabled={busy || (state.word === '' && state.code === '')}>⌫ {_('app.daily.cipher.erase')}</button>
+          <button className="btn" onClick={() => void send()} disabled={busy || guessesLeft === 0 || (state.word === '' && state.code === '')}>{_('app.daily.cipher.send')}</button>
+        </div>
+      )}
     </section>
   );
 };
