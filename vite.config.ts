@@ -18,15 +18,19 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
         // Three trees (mini-app, site, console) share modules; left to itself Rolldown splits the
         // shared ones into many small chunks, each paying gzip's start-up cost. React goes in one
-        // chunk for all three, and the mini-app's own libraries in one of theirs.
-        advancedChunks: {
+        // chunk for all three, the router in another (the mini-app paints its boot screen before
+        // it needs one), and the mini-app's libraries in theirs: what the worker bridge and the
+        // Telegram module need at mount, and React Query, which comes with the router.
+        codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|use-sync-external-store)[\\/]/ },
-            { name: 'game-vendor', test: /node_modules[\\/](@tanstack|@preact|comlink|@twa-dev)[\\/]/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/ },
+            { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/ },
+            { name: 'game-vendor', test: /node_modules[\\/](@preact|comlink|@twa-dev)[\\/]/ },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
           ],
         },
       },

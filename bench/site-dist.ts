@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { apiPrefix } from '../engine/api-types.ts';
+import { devTokenFile } from '../server/dev/dev-token.ts';
 
 export const root = new URL('..', import.meta.url).pathname;
 export const defaultDist = join(root, 'dist');
@@ -63,6 +64,8 @@ export const serveDist = (dir: string = defaultDist): Promise<Server> => {
 export interface RunningSite {
   url: string;
   stop(): Promise<void>;
+  /** The real server's bot token (its development token), to sign mini-app launches; absent for the static server. */
+  botToken?: () => string;
 }
 
 const freePort = async (): Promise<number> => {
@@ -99,7 +102,7 @@ export const startRealServer = async (): Promise<RunningSite> => {
       throw new Error('server/main.ts did not answer within 90 s');
     }
     const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return { url, stop };
+    if (ok) return { url, stop, botToken: () => readFileSync(join(dataDir, devTokenFile), 'utf8').trim() };
     await new Promise((r) => setTimeout(r, 250));
   }
 };
