@@ -10,7 +10,7 @@ import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
 import { useClaimTask } from './use-claim-task.ts';
-import { useTaskCaptcha } from './use-task-captcha.tsx';
+import { useTaskCaptcha, type CaptchaPayload } from './use-task-captcha.tsx';
 
 type CheckState = 'idle' | 'WAIT' | 'DONE';
 
@@ -23,7 +23,7 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
   const api = useApi();
   const { _ } = useLingui();
   const claim = useClaimTask();
-  const captcha = useTaskCaptcha(task);
+  const captcha = useTaskCaptcha(task, (payload) => void claimIt(payload));
   const [value, setValue] = useState('');
   const [state, setState] = useState<CheckState>('idle');
   const [busy, setBusy] = useState(false);
@@ -47,11 +47,11 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
     }
   };
 
-  const claimIt = async () => {
+  const claimIt = async (payload: CaptchaPayload = captcha.payload) => {
     if (state !== 'DONE') return notify(messages.checkAccount, 'error');
-    if (captcha.needed && !captcha.token) return notify(messages.verifyCaptcha, 'error');
+    if (captcha.needed && !payload.captchaToken) return captcha.claimWhenSolved();
     setBusy(true);
-    const ok = await claim(task, { inputValue: value.trim(), ...captcha.payload });
+    const ok = await claim(task, { inputValue: value.trim(), ...payload });
     if (!mounted.current) return;
     if (!ok) captcha.spend();
     setBusy(false);

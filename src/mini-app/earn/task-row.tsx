@@ -14,7 +14,7 @@ import { MoneyIcon } from '../ui/art.tsx';
 import { TaskImage } from '../ui/task-image.tsx';
 import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
-import { useTaskCaptcha } from './use-task-captcha.tsx';
+import { useTaskCaptcha, type CaptchaPayload } from './use-task-captcha.tsx';
 
 const openTaskLink = (link: string) => {
   // The demo's Telegram stand-in plays t.me's join and boost pages.
@@ -55,15 +55,15 @@ export const TaskRow = ({ task }: { task: Task }) => {
   const status = useStatus().data;
   const claim = useClaimTask();
   const [opened, setOpened] = useState(() => openedTasks().includes(task.id));
-  const captcha = useTaskCaptcha(task);
+  const captcha = useTaskCaptcha(task, (payload) => void claimWithCaptcha(payload));
   const [busy, setBusy] = useState(false);
 
   if (task.hasDone) return <TaskShell task={task}><DoneMark /></TaskShell>;
 
-  const claimWithCaptcha = async () => {
-    if (captcha.needed && !captcha.token) return notify(messages.verifyCaptcha, 'error');
+  const claimWithCaptcha = async (payload: CaptchaPayload = captcha.payload) => {
+    if (captcha.needed && !payload.captchaToken) return captcha.claimWhenSolved();
     setBusy(true);
-    const ok = await claim(task, captcha.payload);
+    const ok = await claim(task, payload);
     if (!ok) captcha.spend();
     setBusy(false);
   };

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react';
 import type { FriendWait } from '../../../engine/api-types.ts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
@@ -8,7 +8,7 @@ import { money } from '../../../engine/money.ts';
 import { friendLimit } from '../../../engine/prices.ts';
 import { haptic, sharePreparedMessage, shareRefLink } from '../../telegram.ts';
 import { useFriends, usePreparedInvite, useRefLink } from '../api/queries.ts';
-import { useStatus } from '../engine-context.tsx';
+import { useEngine, useStatus } from '../engine-context.tsx';
 import { messageText } from '../messages.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
@@ -71,7 +71,15 @@ export const InviteScreen = () => {
   const status = useStatus().data;
   const refLink = useRefLink();
   const prepared = usePreparedInvite();
-  const friendsPage1 = useFriends(1).data;
+  const friends = useFriends(1);
+  const friendsPage1 = friends.data;
+  // The totals and the friend count come from the status, the list from its own call: each time
+  // the list is fetched (and when Invite opens), the status is asked again through its one owner,
+  // the engine, so the totals are as fresh as the list beside them.
+  const engine = useEngine();
+  useEffect(() => {
+    void Promise.resolve(engine.refresh()).catch(() => undefined);
+  }, [engine, friends.dataUpdatedAt]);
   const [levelOpen, setLevelOpen] = useState(false);
   // The server counts pending friends over all pages; an older answer without it: count this page.
   const pendingCount =

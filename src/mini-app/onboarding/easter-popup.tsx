@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react';
 import type { UserStatus } from '../../../engine/api-types.ts';
+import { economy } from '../../../engine/economy.ts';
 import { formatMoney } from '../../../engine/format.ts';
 import { claimEaster } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
@@ -22,7 +23,8 @@ export const EasterPopup = ({ status, onClose }: { status: UserStatus; onClose: 
     <Popup title={_('app.easter.title')} onClose={onClose}>
       <img className="popup__art" src={art('money-token')} alt="" />
       <p>{_('app.easter.text')}</p>
-      <p className="onb__reward"><MoneyIcon /> {formatMoney(status.pendingEasterReward)}</p>
+      {/* Once claimed the status has nothing pending: the sheet keeps showing what was claimed. */}
+      <p className="onb__reward"><MoneyIcon /> {formatMoney(claimed ? economy.easterEggRewardMoney : status.pendingEasterReward)}</p>
       <button className={claimed ? 'btn btn--block btn--done' : 'btn btn--block'} disabled={busy} onClick={() => void claim()}>
         {claimed ? _('app.easter.claimed') : _('app.easter.claim')}
       </button>

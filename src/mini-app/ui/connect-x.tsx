@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react';
 import { openLink } from '../../telegram.ts';
 import { checkXConnect, socialLogin } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
-import { isDemo } from '../demo.ts';
+import { demoLeave, isDemo } from '../demo.ts';
 import { messages, notify } from '../messages.ts';
 import { useRefreshAfterClaim } from '../use-claim.ts';
 import { Icon } from './art.tsx';
@@ -18,7 +18,9 @@ export const ConnectX = () => {
   const connect = async () => {
     try {
       const { authUrl } = await socialLogin(api, window.location.href);
-      openLink(authUrl);
+      // In the demo the consent page opens in this tab, so X's callback lands back in the mini-app.
+      if (isDemo('x')) demoLeave.to(authUrl);
+      else openLink(authUrl);
     } catch {
       notify(messages.somethingWrong, 'error');
     }

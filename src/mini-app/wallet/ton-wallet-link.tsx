@@ -18,6 +18,7 @@ import './ton-wallet.css';
  * their own lazy chunk: loaded only when the player opens Wallet, never in the initial JS.
  */
 const walletKey = ['wallet'] as const;
+const tonConnectAnalytics = { mode: 'off' } as const;
 const manifestUrl = () => new URL(`${config.apiBase}/public/tonconnect-manifest.json`, window.location.href).href;
 /** An allocation (a decimal string of MONEY, up to 9 decimals) with the locale's grouping. */
 const formatAllocation = (amount: string) => new Intl.NumberFormat(intlTag(appLocale()), { maximumFractionDigits: 9 }).format(Number(amount));
@@ -122,9 +123,12 @@ const LinkCard = () => {
   );
 };
 
-/** Default export for React.lazy in wallet-screen.tsx. */
+/**
+ * Default export for React.lazy in wallet-screen.tsx. TON Connect's own analytics (events to
+ * analytics.ton.org, which the mini-app's CSP refuses) are off.
+ */
 const TonWalletLink = () => (
-  <TonConnectUIProvider manifestUrl={manifestUrl()} language={appLocale() === 'ru' ? 'ru' : 'en'}>
+  <TonConnectUIProvider manifestUrl={manifestUrl()} language={appLocale() === 'ru' ? 'ru' : 'en'} analytics={tonConnectAnalytics}>
     <LinkCard />
   </TonConnectUIProvider>
 );

@@ -75,6 +75,8 @@ export const WalletScreen = () => {
             type="text"
             inputMode="numeric"
             aria-label={_('app.wallet.daysLabel')}
+            // An empty box reads as broken: a "?" says a number of days goes here.
+            placeholder="?"
             value={days}
             disabled={state === 'unknown'}
             onChange={(e) => setDays(e.target.value.replace(/\D/g, ''))}

@@ -101,9 +101,26 @@ describe('earn: tasks', () => {
     await click(await taskButton(6)); // Start
     const widget = await solveCaptcha(6);
     expect(widget.dataset).toMatchObject({ sitekey: state.turnstileSiteKey, action: 'claim-task' });
+    // Solved before pressing Claim: nothing is claimed until the player presses it.
+    expect(state.calls.some((c) => c.path === '/claim-task')).toBe(false);
     await click(await taskButton(6));
     await findToast('Claimed task successful');
     expect(state.calls.find((c) => c.path === '/claim-task')?.body).toMatchObject({ taskId: 6, captchaToken: expect.any(String) });
+  });
+
+  it('claims by itself once the captcha asked for by a press is solved', async () => {
+    const { state } = await mountApp('/earn', { tasks: withTask(demoTasks(), 6, { needsCaptcha: true }) });
+    await withTurnstile(state);
+    await click(await taskButton(6)); // Start
+    await click(await taskButton(6)); // Claim without a token
+    await findToast('Please verify captcha first');
+    expect(state.calls.some((c) => c.path === '/claim-task')).toBe(false);
+    await solveCaptcha(6);
+    await vi.waitFor(() => expect(state.calls.filter((c) => c.path === '/claim-task')).toHaveLength(1));
+    expect(state.calls.find((c) => c.path === '/claim-task')?.body).toMatchObject({ taskId: 6, captchaToken: expect.any(String) });
+    await findToast('Claimed task successful');
+    // Done: the row drops its widget before the test ends (the stand-in widget goes with the test).
+    await find('[data-testid="task-6"] .task__done');
   });
 });
 
@@ -183,8 +200,10 @@ describe('earn: exchange check', () => {
     expect(performance.now() - started).toBeGreaterThan(4_000);
     await click(await taskButton(22));
     await findToast('Please verify captcha first');
+    // Ticking the captcha finishes the claim that was asked for: no second press.
+    expect(state.calls.some((c) => c.path === '/claim-task')).toBe(false);
     await solveCaptcha(22);
-    await click(await taskButton(22));
+    await vi.waitFor(() => expect(state.calls.filter((c) => c.path === '/claim-task')).toHaveLength(1));
     await findToast('Claimed task successful');
     expect(state.calls.findLast((c) => c.path === '/claim-task')?.body).toEqual({ taskId: 22, inputValue: '12345', captchaToken: expect.any(String) });
   }, 15_000);

@@ -288,6 +288,8 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       if (s.isClaimedEaster) return error(409, 'Already claimed');
       s.isClaimedEaster = true;
       s.totalMoney = toWire(money(s.totalMoney).plus(s.pendingEasterReward));
+      // As the server answers: nothing pending once claimed (server/players/users.ts statusOf).
+      s.pendingEasterReward = '0';
       return json(s);
     case 'POST /update-ref-level':
       s.refLevel = Number(query.level);
