@@ -65,6 +65,13 @@ export const searchPlayers = async (q: Queryable, term: string): Promise<PlayerS
   return [...out.values()].slice(0, searchLimit);
 };
 
+/**
+ * The players who joined last, newest first: what the Players page lists before a search. One
+ * backward range of users_created_idx, a page long, whatever the number of players.
+ */
+export const recentPlayers = async (q: Queryable): Promise<PlayerSummary[]> =>
+  (await q.query<Row>(`SELECT ${summaryColumns} FROM users ORDER BY created_at_ms DESC, id DESC LIMIT $1`, [searchLimit])).rows.map(summaryOf);
+
 export const playerDetail = async (q: Queryable, id: number): Promise<PlayerDetail> => {
   const r = await q.query<Row & Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [id]);
   const u = r.rows[0];

@@ -9,7 +9,7 @@ import { createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } 
 import { listAudit } from '../console/audit.ts';
 import type { FrozenSet } from '../players/frozen-set.ts';
 import { adminOf, createAdminGuard } from '../console/sessions.ts';
-import { cheatSignals, playerDetail, playerLedger, playerReferrals, searchPlayers, setFrozen } from '../console/players.ts';
+import { cheatSignals, playerDetail, playerLedger, playerReferrals, recentPlayers, searchPlayers, setFrozen } from '../console/players.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
@@ -49,9 +49,11 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
     if (route.method !== 'GET' && route.method !== 'HEAD') schema.body ??= emptyBody;
   });
 
-  app.get('/players', { schema: { querystring: obj({ q: { type: 'string', maxLength: 64 } }, ['q']) } }, async (request) => ({
-    items: await searchPlayers(ctx.reads, (request.query as { q: string }).q),
-  }));
+  // Without a term (or a blank one): the players who joined last (docs/admin.md "Players").
+  app.get('/players', { schema: { querystring: obj({ q: { type: 'string', maxLength: 64 } }) } }, async (request) => {
+    const term = (request.query as { q?: string }).q?.trim() ?? '';
+    return { items: term === '' ? await recentPlayers(ctx.reads) : await searchPlayers(ctx.reads, term) };
+  });
   app.get('/players/:id', { schema: { params: playerParam } }, async (request) => playerDetail(ctx.reads, (request.params as { id: number }).id));
   app.get('/players/:id/ledger', { schema: { params: playerParam, querystring: obj({ before: bigintCursor }) } }, async (request) =>
     playerLedger(ctx.reads, (request.params as { id: number }).id, (request.query as { before?: string }).before),

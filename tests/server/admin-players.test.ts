@@ -34,6 +34,26 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     expect((await h.admin('GET', '/players/999', h.session)).statusCode).toBe(404);
   });
 
+  it('lists the newest players without a term (or with a blank one); the search matches a username\'s start only', async () => {
+    const ids = [h.newUserId(), h.newUserId(), h.newUserId()];
+    for (const id of ids) {
+      await h.call('GET', '', { id, first_name: 'N', username: `newest${id}` });
+      h.clock.advance(1_000);
+    }
+    for (const path of ['/players', '/players?q=', '/players?q=%20%20']) {
+      const r = await h.admin('GET', path, h.session);
+      expect(r.statusCode, path).toBe(200);
+      const items = r.json<{ items: PlayerSummary[] }>().items;
+      expect(items.length, path).toBeLessThanOrEqual(20);
+      expect(items.slice(0, 3).map((p) => p.id), path).toEqual(ids.map(String).reverse());
+    }
+    const last = ids.at(-1)!;
+    const found = async (q: string) => (await h.admin('GET', `/players?q=${encodeURIComponent(q)}`, h.session)).json<{ items: PlayerSummary[] }>().items.map((p) => p.id);
+    expect(await found(`newest${last}`.slice(0, 8))).toContain(String(last));
+    expect(await found(String(last).slice(3))).not.toContain(String(last));
+    expect((await h.admin('GET', `/players?q=${'x'.repeat(65)}`, h.session)).statusCode).toBe(400);
+  });
+
   it('freezes a player: clicks, claims and purchases are refused with a clear message, the status says so; unfreeze restores', async () => {
     const id = h.newUserId();
     await status(id);

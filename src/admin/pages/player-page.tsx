@@ -54,7 +54,7 @@ const PlayerPage = () => {
   if (!p) return <p className="muted">Loading…</p>;
   const facts: [string, string][] = [
     ['Telegram id', p.id], ['Refcode', p.refcode], ['Language', p.languageCode ?? '—'], ['Joined', formatTime(p.createdAtMs)], ['Last active', formatTime(p.lastActiveMs)],
-    ['$ earned', p.totalEarn], ['MONEY', p.totalMoney], ['Taps', String(p.totalClick)], ['Invites', String(p.inviteCnt)], ['Referral level', String(p.refLevel)],
+    ['$ balance', p.totalEarn], ['MONEY', p.totalMoney], ['Taps', String(p.totalClick)], ['Invites', String(p.inviteCnt)], ['Referral level', String(p.refLevel)],
     ['Invite bonuses', p.totalRef], ['5 % shares', p.totalMoneyRef], ['Referred by', p.referredBy ?? '—'], ['Telegram age', `${p.teleAge} days`],
     ['X', p.twUsername ? `@${p.twUsername} (${p.twAge} days)` : '—'], ['Premium', p.isPremium ? 'yes' : 'no'], ['Welcome claimed', p.isClaimedWelcome ? 'yes' : 'no'],
     ['Forecast', p.preWlComing > 0 ? `${p.preWlComing} days` : '—'], ['Handheld / Energy', `${p.fingerLevel} / ${p.energyLevel}`],
@@ -74,7 +74,7 @@ const PlayerPage = () => {
         <h2>Referrals</h2>
         <div className="table-wrap">
           <table>
-            <thead><tr><th>Friend</th><th>Status</th><th className="num">Bonus</th><th className="num">$ earned</th><th>Invited</th></tr></thead>
+            <thead><tr><th>Friend</th><th>Status</th><th className="num">Bonus</th><th className="num" title="The friend's dollars now (total_earn)">$ balance</th><th>Invited</th></tr></thead>
             <tbody>
               {refs.page.data?.items.map((r) => (
                 <tr key={r.friendId}><td><Link to={`/players/${r.friendId}`}>{r.teleUsername || r.friendId}</Link></td><td>{r.status}</td><td className="num">{r.bonus}</td><td className="num">{r.totalEarn}</td><td>{formatTime(r.createdAtMs)}</td></tr>

@@ -4,10 +4,11 @@ import type { CheatSignal, PlayerSummary } from '../../../engine/admin-types.ts'
 import { get } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
 
+/** The newest players until a search is made; then what the search found (docs/admin.md "Players"). */
 const Search = () => {
   const [term, setTerm] = useState('');
   const [query, setQuery] = useState('');
-  const found = useLoad(() => (query ? get<{ items: PlayerSummary[] }>(`/players?q=${encodeURIComponent(query)}`) : Promise.resolve({ items: [] })), query);
+  const found = useLoad(() => get<{ items: PlayerSummary[] }>(query ? `/players?q=${encodeURIComponent(query)}` : '/players'), query);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setQuery(term.trim());
@@ -19,13 +20,15 @@ const Search = () => {
         <input aria-label="Telegram id, @username or refcode" placeholder="Telegram id, @username or refcode" value={term} onChange={(e) => setTerm(e.target.value)} maxLength={64} />
         <button className="btn" type="submit">Search</button>
       </form>
+      <p className="muted small">An exact Telegram id or refcode, or the start of a username (“sat” finds @satoshi_fan, “fan” does not).</p>
       {found.error && <p className="error">{found.error}</p>}
+      {!query && <h3>Newest players</h3>}
       {query && found.data?.items.length === 0 && <p className="muted">No player matches “{query}”.</p>}
       {found.data && found.data.items.length > 0 && (
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th>Player</th><th>Refcode</th><th className="num">$ earned</th><th className="num">MONEY</th><th>Last active</th><th>Status</th></tr>
+              <tr><th>Player</th><th>Refcode</th><th className="num" title="Dollars now (total_earn): taps and passive income add, upgrades spend">$ balance</th><th className="num">MONEY</th><th>Last active</th><th>Status</th></tr>
             </thead>
             <tbody>
               {found.data.items.map((p) => (
