@@ -208,6 +208,28 @@ describe.each(variants)('ranked view ($backend, redis $redis)', ({ backend, redi
     },
   );
 
+  it('applied in slices, leaves a sound view after every slice, and the whole once the marks run out', async () => {
+    for (const [i, id] of players.slice(0, 9).entries()) await setMoney(id, 50_000 + i);
+    let slices = 0;
+    for (;;) {
+      // Three marks a transaction: a process stopped after any slice leaves the view as the slice left it.
+      const a = await applyRankChanges(h.db, h.clock.now(), { maxMarks: 3 });
+      if (a === null || a.marks === 0) break;
+      slices += 1;
+      await expectBlocksSound();
+      const order = (await h.db.query<{ id: number }>('SELECT user_id AS id FROM rank_entries ORDER BY total_money DESC, neg_id DESC')).rows.map((r) => Number(r.id));
+      for (const id of [players[0]!, players[8]!]) {
+        const own = (await leaderboardFromView(h.db, id, 1, 10)).items[0]!;
+        expect(own.rank).toBe(order.indexOf(id) + 1);
+        expect((await leaderboardFromView(h.db, id, Math.ceil(own.rank / 10), 10)).items.slice(1).find((e) => e.id === own.id)).toMatchObject({ rank: own.rank, reward: own.reward });
+      }
+    }
+    expect(slices).toBeGreaterThanOrEqual(3);
+    await expectViewMatchesUsers();
+    await tick(h.clock.now());
+    await expectRedisMatchesView();
+  });
+
   it('takes a mark whose balance the view already has without changing the view', async () => {
     await h.db.query('INSERT INTO rank_dirty (user_id) VALUES ($1), ($1)', [players[0]]);
     const before = await viewState();
