@@ -191,7 +191,7 @@ export const leaderboardFromRedis = async (
   const ranked: { id: number; rank: number; money: string }[] = [];
   for (let i = 0; i < range.length; i += 2) ranked.push({ id: idOf(range[i]!), rank: offset + i / 2 + 1, money: moneyOfScore(range[i + 1]!) });
   const ids = [userId, ...ranked.map((e) => e.id)];
-  const rows = await q.query<ProfileRow>(`SELECT ${profileColumns} FROM users u WHERE u.id = ANY($1::bigint[])`, [ids]);
+  const rows = await q.query<ProfileRow>(`SELECT ${profileColumns} FROM users u WHERE u.id = ANY($1::bigint[])`, [ids], { name: 'leaderboard-profiles' });
   const byId = new Map(rows.rows.map((u) => [Number(u.id), u]));
   const me = byId.get(userId) as UserRow | undefined;
   if (me === undefined) return fallBack('unknown_player');

@@ -191,7 +191,7 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByRole('navigation', { name: 'Main' }).getByText('Invite').click();
     await page.getByTestId('friends').getByText(bob.username ?? '').waitFor();
 
-    // Ranks come from the ranks job's snapshot, at most 60 s old (docs/scaling.md): wait until Bob
+    // Ranks come from the ranks job's view, about a second old (docs/scaling.md): wait until Bob
     // is ranked. The mini-app caches lists for 30 s; Alice reopens the app (a fresh load) to see it.
     const alicesBoard = async () => apiAs(stack.server, alice, await serverNow(stack.server)).call<{ items: { id: string }[] }>('GET', '/leaderboard');
     await eventually(alicesBoard, (r) => r.body.items.some((e) => e.id === String(bob.id)), 60_000);
