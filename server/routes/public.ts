@@ -6,10 +6,10 @@ import type { RouteContext } from './route-context.ts';
 import { objectOf } from './schemas.ts';
 
 /**
- * The stats as the stats job keeps them (one row; docs/scaling.md): a request never scans users.
- * Only before the job's first run (a fresh install) does one request compute them, shared by every
- * request arriving meanwhile, so the first visitor already sees the real figures. The row is kept
- * in memory for a few seconds, so anonymous visitors cannot keep the database busy at all.
+ * The stats as counters (one row plus the changes the stats job has not folded in yet; docs/scaling.md):
+ * a request never scans users. Only if the row is missing (migration 0980 writes it) does one request
+ * fold the changes into it, shared by every request arriving meanwhile. The answer is kept in memory
+ * for a few seconds, so anonymous visitors cannot keep the database busy at all.
  */
 const keepInMemoryMs = 5_000;
 
