@@ -80,24 +80,30 @@ export const rescheduleReminder = async (tx: Queryable, userId: number, nowMs: n
 };
 
 /**
- * The player opened the app (the status call): counts the clock hour in their active hours, once
- * per hour, and moves their due moment. A process remembers the hour it counted for each player,
- * so the database is written at most once per player and hour.
+ * The player opened the app (the status call): counts the clock hour in their active hours and
+ * keeps their due moment a lower bound, in one statement. Having just been seen, a player can be due
+ * no sooner than an hour from now (§15.4), so the moment becomes at most that: the job decides
+ * the real one then, on the fresh row. A process remembers the hour it counted for each player, so
+ * the database is written at most once per player and hour.
  */
 export const createActivityNoter = (db: Db) => {
   const noted = new BoundedMap<number, number>(200_000);
   return async (userId: number, nowMs: number): Promise<void> => {
     const hour = Math.floor(nowMs / hourMs);
     if (noted.get(userId) === hour) return;
-    await transaction(db, async (tx) => {
-      const bucket = new Date(nowMs).getUTCHours() + 1;
-      await tx.query('INSERT INTO daily_reminders (user_id, seen_hour) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [userId, hour - 1]);
-      const counted = await tx.query(
-        `UPDATE daily_reminders SET active_hours[$3] = active_hours[$3] + 1, seen_hour = $2 WHERE user_id = $1 AND seen_hour < $2`,
-        [userId, hour, bucket],
-      );
-      if (counted.rowCount > 0) await rescheduleReminder(tx, userId, nowMs);
-    });
+    const bucket = new Date(nowMs).getUTCHours();
+    const first = Array.from({ length: 24 }, (_, h) => (h === bucket ? 1 : 0));
+    await db.query(
+      `INSERT INTO daily_reminders (user_id, active_hours, seen_hour, remind_at_ms)
+       VALUES ($1, $4::int[], $2, CASE WHEN (SELECT reminders_off FROM users WHERE id = $1) THEN NULL ELSE $3::bigint END)
+       ON CONFLICT (user_id) DO UPDATE SET
+         active_hours[$5] = daily_reminders.active_hours[$5] + 1,
+         seen_hour = $2,
+         remind_at_ms = CASE WHEN daily_reminders.blocked_at_ms IS NOT NULL OR (SELECT reminders_off FROM users WHERE id = $1) THEN NULL
+                             ELSE LEAST(COALESCE(daily_reminders.remind_at_ms, $3::bigint), $3::bigint) END
+       WHERE daily_reminders.seen_hour < $2`,
+      [userId, hour, nowMs + economy.reminderAwayMs, first, bucket + 1],
+    );
     noted.set(userId, hour);
   };
 };
