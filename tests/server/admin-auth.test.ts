@@ -12,6 +12,8 @@ const routes: ['GET' | 'POST' | 'PUT', string][] = [
   ['GET', '/cheats'], ['GET', '/tasks'], ['POST', '/tasks'], ['PUT', '/tasks/1'], ['POST', '/tasks/reorder'], ['GET', '/audit'],
   ['GET', '/dashboard'], ['GET', '/broadcasts'], ['GET', '/broadcasts/1'], ['POST', '/broadcasts'], ['POST', '/broadcasts/1/cancel'],
   ['GET', '/forecast'], ['POST', '/forecast/settle'], ['GET', '/airdrop'], ['POST', '/airdrop/snapshot'],
+  ['GET', '/daily'], ['PUT', '/daily/2030-01-01'],
+  ['GET', '/integrity/flags'], ['GET', '/integrity/players/1'], ['POST', '/integrity/players/1/appeal'], ['POST', '/integrity/players/1/decision'],
 ];
 const writes = routes.filter(([m]) => m !== 'GET');
 
@@ -32,7 +34,7 @@ describe.each(backends)('console sign-in and sessions (%s)', (backend) => {
       if (m[3] && path.startsWith(adminApiPrefix))
         registered.push(...m[3].split(', ').filter((x) => x !== 'HEAD').map((x) => `${x} ${path.slice(adminApiPrefix.length)}`));
     }
-    const listed = new Set(routes.map(([m, p]) => `${m} ${p.split('?')[0]!.replace(/\/1(?=\/|$)/, '/:id')}`));
+    const listed = new Set(routes.map(([m, p]) => `${m} ${p.split('?')[0]!.replace(/\/1(?=\/|$)/, '/:id').replace(/\/\d{4}-\d{2}-\d{2}$/, '/:day')}`));
     const guarded = registered.filter((r) => !r.includes('/login/'));
     expect(guarded.length).toBeGreaterThan(10);
     expect(new Set(guarded)).toEqual(listed);
