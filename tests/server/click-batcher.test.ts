@@ -1,36 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import type { Db } from '../../server/core/db/db.ts';
 import { ClickBatcher } from '../../server/clicks/click-batcher.ts';
 import { applyClicks, RowCache } from '../../server/clicks/click-group.ts';
 import type { Click } from '../../server/clicks/click-sql.ts';
-import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
-import { backends, openHarness, type Harness } from './harness.ts';
-
-/** The statement that writes click groups (it alone updates users and inserts click_batches). */
-const isGroupWrite = (sql: string) => sql.includes('INSERT INTO click_batches');
-
-/** The database as the click path sees it, recording every statement and running `before` ahead of each. */
-const spyDb = (db: Db, before?: (sql: string) => Promise<void>) => {
-  const seen: string[] = [];
-  const wrap = <Q extends Pick<Db, 'query'>>(q: Q) => async (sql: string, params?: readonly unknown[]) => {
-    seen.push(sql);
-    await before?.(sql);
-    return q.query(sql, params);
-  };
-  const spy: Db = { ...db, query: wrap(db) as Db['query'], transaction: (fn) => db.transaction((tx) => fn({ ...tx, query: wrap(tx) as Db['query'] })) };
-  return { spy, seen };
-};
+import { isGroupWrite, ledgerMatchesBalances, setBalances, spyDb } from './db-helpers.ts';
+import { backends, openForSuite, openHarness } from './harness.ts';
 
 describe.each(backends)('click groups (%s)', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openHarness(backend));
 
   const player = async () => {
     const id = h.newUserId();

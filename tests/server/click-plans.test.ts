@@ -4,29 +4,13 @@
  * a second time only for a batch whose row is proven stale. The rule is passed in counting its
  * calls; each batch of a test asks a different number of taps, so a call names its batch.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyTaps } from '../../engine/clicks.ts';
 import { economy } from '../../engine/economy.ts';
-import type { Db } from '../../server/core/db/db.ts';
 import { applyClicks, RowCache } from '../../server/clicks/click-group.ts';
 import type { TapRule } from '../../server/clicks/click-plan.ts';
-import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
-import { backends, openHarness, type Harness } from './harness.ts';
-
-/** The statement that writes click groups (it alone updates users and inserts click_batches). */
-const isGroupWrite = (sql: string) => sql.includes('INSERT INTO click_batches');
-
-/** The database as the click path sees it: every statement recorded, `before` run ahead of each (inside a transaction too). */
-const spyDb = (db: Db, before?: (sql: string) => Promise<void>) => {
-  const seen: string[] = [];
-  const wrap = <Q extends Pick<Db, 'query'>>(q: Q) => async (sql: string, params?: readonly unknown[]) => {
-    seen.push(sql);
-    await before?.(sql);
-    return q.query(sql, params);
-  };
-  const spy: Db = { ...db, query: wrap(db) as Db['query'], transaction: (fn) => db.transaction((tx) => fn({ ...tx, query: wrap(tx) as Db['query'] })) };
-  return { spy, seen };
-};
+import { isGroupWrite, ledgerMatchesBalances, setBalances, spyDb } from './db-helpers.ts';
+import { backends, openForSuite, openHarness } from './harness.ts';
 
 /** applyTaps, counting its calls by the taps asked. */
 const countingRule = () => {
@@ -42,13 +26,7 @@ const countingRule = () => {
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
 describe.each(backends)('one plan per batch (%s)', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openHarness(backend));
 
   const player = async () => {
     const id = h.newUserId();

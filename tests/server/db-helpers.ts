@@ -32,3 +32,18 @@ export const ledgerMatchesBalances = async (db: Db, userIds?: number[]): Promise
   );
   return r.rows.length === 0;
 };
+
+/** The statement that writes click groups (it alone updates users and inserts click_batches). */
+export const isGroupWrite = (sql: string) => sql.includes('INSERT INTO click_batches');
+
+/** The database as the click path sees it: every statement recorded, `before` run ahead of each (inside a transaction too). */
+export const spyDb = (db: Db, before?: (sql: string) => Promise<void>) => {
+  const seen: string[] = [];
+  const wrap = <Q extends Pick<Db, 'query'>>(q: Q) => async (sql: string, params?: readonly unknown[]) => {
+    seen.push(sql);
+    await before?.(sql);
+    return q.query(sql, params);
+  };
+  const spy: Db = { ...db, query: wrap(db) as Db['query'], transaction: (fn) => db.transaction((tx) => fn({ ...tx, query: wrap(tx) as Db['query'] })) };
+  return { spy, seen };
+};
