@@ -16,9 +16,12 @@ const statsOf = (row: StatsRow): PublicStats => ({ totalClick: Number(row.total_
 /**
  * Folds the deltas written since the last fold into the row, and returns it. Deleting the deltas
  * and adding their sum is one statement: a delta is added exactly once, by whichever fold deleted
- * it; one committed after the statement's snapshot waits for the next fold.
+ * it; one committed after the statement's snapshot waits for the next fold. Without the row
+ * (migration 0980 writes it; only a hand deletes it) the deltas alone would be wrong: it is
+ * counted from scratch instead.
  */
 export const refreshStatsCache = async (db: Queryable, nowMs: number): Promise<PublicStats> => {
+  if ((await db.query('SELECT 1 FROM stats_cache WHERE id = 1')).rows.length === 0) return rebuildStatsCache(db, nowMs);
   const r = await db.query<StatsRow>(
     `WITH d AS (DELETE FROM stats_deltas RETURNING players, clicks, earn)
      INSERT INTO stats_cache AS s (id, total_click, total_paticipant, total_earn, refreshed_at_ms)

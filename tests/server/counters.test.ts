@@ -107,6 +107,13 @@ describe.each(backends)('maintained counters (%s)', (backend) => {
     expect(await refreshStatsCache(h.db, h.clock.now())).toEqual(rebuilt);
   });
 
+  it('counts from scratch when the row is gone, instead of taking the deltas for the totals', async () => {
+    await click(ids[1]!, 3, 'b2');
+    await h.db.query('DELETE FROM stats_cache');
+    await expectStats(await refreshStatsCache(h.db, h.clock.now()));
+    expect(await deltas('stats_deltas')).toBe(0);
+  });
+
   /** The console's counters as its job keeps them, and as counted from scratch. */
   const consoleCounts = async (dayStartMs: number) => {
     const day = new Date(dayStartMs).toISOString().slice(0, 10);
