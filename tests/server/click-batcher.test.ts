@@ -10,11 +10,6 @@ import { backends, openForSuite, openHarness } from './harness.ts';
 describe.each(backends)('click groups (%s)', (backend) => {
   const h = openForSuite(() => openHarness(backend));
 
-  const player = async () => {
-    const id = h.newUserId();
-    await h.call('GET', '', id);
-    return id;
-  };
   const stored = async (id: number) =>
     (await h.db.query<{ total_click: number; total_earn: string; total_money: string; energy_level: number }>(
       'SELECT total_click, total_earn::text, total_money::text, energy_level FROM users WHERE id = $1',
@@ -23,7 +18,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   const now = () => h.clock.now();
 
   it('applies a group of several players in one write, answering in request order', async () => {
-    const [a, b] = [await player(), await player()];
+    const [a, b] = [await h.newPlayer(), await h.newPlayer()];
     const group: Click[] = [
       { userId: a, click: 5, batchId: 'g1' },
       { userId: b, click: 7, batchId: 'g2' },
@@ -45,7 +40,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('redoes, locked, a player whose row another route changed after the read; the other write is kept', async () => {
-    const [moved, still] = [await player(), await player()];
+    const [moved, still] = [await h.newPlayer(), await h.newPlayer()];
     await setBalances(h.db, moved, { totalEarn: '1000' });
     // A purchase-like write on `moved` (balance and a level) commits just before the group's write.
     let raced = false;
@@ -82,7 +77,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('with a cached row: one statement when nothing moved; a stale row or a stored batchId falls back to the read', async () => {
-    const [a, b] = [await player(), await player()];
+    const [a, b] = [await h.newPlayer(), await h.newPlayer()];
     const cache = new RowCache(10);
     const first = await applyClicks(h.db, [{ userId: a, click: 2, batchId: 'c1' }, { userId: b, click: 3, batchId: 'c2' }], now, cache);
     expect(first.map((x) => x.accepted)).toEqual([2, 3]);
@@ -122,7 +117,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('releases the invite bonus once, through the locked path and the same write statement', async () => {
-    const [referrer, friend, other] = [await player(), await player(), await player()];
+    const [referrer, friend, other] = [await h.newPlayer(), await h.newPlayer(), await h.newPlayer()];
     const refcode = (await h.db.query<{ refcode: string }>('SELECT refcode FROM users WHERE id = $1', [referrer])).rows[0]!.refcode;
     expect((await h.call('POST', '/referral', friend, { query: { refcode } })).statusCode).toBe(200);
     // The friend already joined the channel (docs/rules.md §9), so crossing $100 releases the bonus.
@@ -149,7 +144,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('gathers the batches that arrive together into one group', async () => {
-    const ids = await Promise.all(Array.from({ length: 20 }, () => player()));
+    const ids = await Promise.all(Array.from({ length: 20 }, () => h.newPlayer()));
     const { spy, seen } = spyDb(h.db);
     const batcher = new ClickBatcher(spy, h.clock);
     const answers = await Promise.all(ids.map((id, i) => batcher.submit(id, 2, `gather${i}`)));
@@ -158,7 +153,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('starts a group beside the one in flight only once overlapMin batches wait', async () => {
-    const ids = await Promise.all(Array.from({ length: 4 }, () => player()));
+    const ids = await Promise.all(Array.from({ length: 4 }, () => h.newPlayer()));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let held = false;
@@ -187,7 +182,7 @@ describe.each(backends)('click groups (%s)', (backend) => {
   });
 
   it('answers over HTTP with the status after the write', async () => {
-    const id = await player();
+    const id = await h.newPlayer();
     const r = await h.call('POST', '/click', id, { body: { click: 10, batchId: 'http1', seq: 1 } });
     expect(r.statusCode).toBe(200);
     const body = r.json<{ accepted: number; status: UserStatus }>();

@@ -28,16 +28,11 @@ const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40
 describe.each(backends)('one plan per batch (%s)', (backend) => {
   const h = openForSuite(() => openHarness(backend));
 
-  const player = async () => {
-    const id = h.newUserId();
-    await h.call('GET', '', id);
-    return id;
-  };
   const totalClick = async (id: number) => (await h.db.query<{ total_click: number }>('SELECT total_click FROM users WHERE id = $1', [id])).rows[0]!.total_click;
   const now = () => h.clock.now();
   /** Players whose rows `cache` holds, as a first group left them. */
   const cachedPlayers = async (n: number, cache: RowCache) => {
-    const ids = await Promise.all(Array.from({ length: n }, () => player()));
+    const ids = await Promise.all(Array.from({ length: n }, () => h.newPlayer()));
     await applyClicks(h.db, ids.map((userId, k) => ({ userId, click: 1, batchId: `warm${userId}-${k}` })), now, cache);
     h.clock.advance(1_000);
     return ids;
@@ -55,7 +50,7 @@ describe.each(backends)('one plan per batch (%s)', (backend) => {
   });
 
   it('plans each batch of uncached players once, after one read', async () => {
-    const [a, b] = [await player(), await player()];
+    const [a, b] = [await h.newPlayer(), await h.newPlayer()];
     const { rule, calls } = countingRule();
     const { spy, seen } = spyDb(h.db);
     const answers = await applyClicks(spy, [{ userId: a, click: 6, batchId: 'u1' }, { userId: b, click: 7, batchId: 'u2' }], now, new RowCache(10), rule);
@@ -66,7 +61,7 @@ describe.each(backends)('one plan per batch (%s)', (backend) => {
   });
 
   const referredPlayerAt95 = async () => {
-    const [referrer, friend] = [await player(), await player()];
+    const [referrer, friend] = [await h.newPlayer(), await h.newPlayer()];
     const refcode = (await h.db.query<{ refcode: string }>('SELECT refcode FROM users WHERE id = $1', [referrer])).rows[0]!.refcode;
     expect((await h.call('POST', '/referral', friend, { query: { refcode } })).statusCode).toBe(200);
     await h.db.query('UPDATE referrals SET is_member = true WHERE friend_id = $1', [friend]);
@@ -76,7 +71,7 @@ describe.each(backends)('one plan per batch (%s)', (backend) => {
 
   it('plans a batch crossing $100 once: the locked path writes the plan it is given', async () => {
     const { referrer, friend } = await referredPlayerAt95();
-    const other = await player();
+    const other = await h.newPlayer();
     const { rule, calls } = countingRule();
     const answers = await applyClicks(h.db, [{ userId: friend, click: 10, batchId: 'x1' }, { userId: other, click: 2, batchId: 'x2' }], now, new RowCache(10), rule);
     expect(answers.map((x) => x.accepted)).toEqual([10, 2]);
