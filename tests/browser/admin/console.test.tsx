@@ -6,10 +6,8 @@ import { AdminApp, consoleRoutes } from '../../../src/admin/app.tsx';
 import BroadcastsPage from '../../../src/admin/pages/broadcasts-page.tsx';
 import TasksPage from '../../../src/admin/pages/tasks-page.tsx';
 import { TaskPreview } from '../../../src/admin/task-preview.tsx';
-import { cleanup, render, until } from '../site/render.tsx';
-import { act } from 'react';
-
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { render, until } from '../site/render.tsx';
+import { button, click, consoleTestHooks, json, type } from './harness.ts';
 
 type Route = (method: string, path: string, init: RequestInit) => Response | undefined;
 /** A fake console API: the first route that answers wins; every call is recorded. */
@@ -26,20 +24,8 @@ const fakeApi = (route: Route) => {
 
 const task: AdminTask = { id: 21, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', image: 'task-onus', desc: 'Sign up, then enter your ONUS ID.', link: 'https://onus.io/r', reward: '1000', isDaily: false, needsCaptcha: true, active: true, sortOrder: 1 };
 
-const click = (el: Element) => act(async () => (el as HTMLElement).click());
-const type = async (el: Element, value: string) => {
-  const input = el as HTMLInputElement;
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
-  await act(async () => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-};
-const button = (host: HTMLElement, text: string) => [...host.querySelectorAll('button')].find((b) => b.textContent === text)!;
-
-afterEach(async () => {
-  await cleanup();
-  vi.unstubAllGlobals();
+consoleTestHooks();
+afterEach(() => {
   vi.restoreAllMocks();
   history.replaceState(null, '', '/');
 });

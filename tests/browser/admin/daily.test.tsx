@@ -1,11 +1,10 @@
-import { act } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminApiPrefix, csrfHeader, type AdminDailyDay } from '../../../engine/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import DailyPage from '../../../src/admin/pages/daily-page.tsx';
-import { cleanup, render, until } from '../site/render.tsx';
+import { render, until } from '../site/render.tsx';
+import { button, click, consoleTestHooks, json } from './harness.ts';
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const counts = { streakClaims: 0, comboFinds: 0, comboWins: 0, cipherWins: 0, cipherMisses: 0, remindersQueued: 0, remindersBlocked: 0 };
 const days: AdminDailyDay[] = [
   { day: '2026-01-14', state: 'past', combo: [5, 9, 12], comboSetBy: null, cipher: 'CASH', cipherSetBy: null, counts: { ...counts, streakClaims: 812, comboFinds: 390, comboWins: 41, cipherWins: 233, cipherMisses: 97, remindersQueued: 510, remindersBlocked: 6 } },
@@ -13,13 +12,7 @@ const days: AdminDailyDay[] = [
   { day: '2026-01-16', state: 'coming', combo: [7, 10, 11], comboSetBy: null, cipher: 'TOKEN', cipherSetBy: null, counts },
 ];
 
-const click = (el: Element) => act(async () => (el as HTMLElement).click());
-const button = (host: HTMLElement, text: string) => [...host.querySelectorAll('button')].find((b) => b.textContent === text)!;
-
-afterEach(async () => {
-  await cleanup();
-  vi.unstubAllGlobals();
-});
+consoleTestHooks();
 
 describe('daily page', () => {
   it('lists each day’s combo, word, who chose them and its counts; only coming days can be set', async () => {

@@ -1,13 +1,11 @@
-import { act } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminApiPrefix, csrfHeader } from '../../../engine/admin-types.ts';
 import type { AirdropFlagRow } from '../../../engine/airdrop-review.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import ReviewPage from '../../../src/admin/pages/review-page.tsx';
-import { cleanup, render, until } from '../site/render.tsx';
-
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { render, until } from '../site/render.tsx';
+import { button, click, consoleTestHooks, json, type } from './harness.ts';
 
 const flag = (over: Partial<AirdropFlagRow>): AirdropFlagRow => ({
   userId: '8600000001',
@@ -27,21 +25,7 @@ const flag = (over: Partial<AirdropFlagRow>): AirdropFlagRow => ({
   ...over,
 });
 
-const click = (el: Element) => act(async () => (el as HTMLElement).click());
-const type = async (el: Element, value: string) => {
-  const input = el as HTMLInputElement;
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
-  await act(async () => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-};
-const buttonIn = (el: Element, text: string) => [...el.querySelectorAll('button')].find((b) => b.textContent === text)!;
-
-afterEach(async () => {
-  await cleanup();
-  vi.unstubAllGlobals();
-});
+consoleTestHooks();
 
 describe('the console’s review page', () => {
   it('lists flagged players with the evidence behind each reason, and records a decision with its note', async () => {
@@ -70,16 +54,16 @@ describe('the console’s review page', () => {
     ]);
 
     await type(first!.querySelector('input')!, '  script  ');
-    await click(buttonIn(first!, 'Exclude'));
+    await click(button(first!, 'Exclude'));
     await until(() => expect(first!.textContent).toContain('excluded'));
     expect(first!.textContent).toContain('Excluded 2026-01-20 09:30 UTC — “script”');
     const decision = calls.find((c) => c.method === 'POST')!;
     expect(JSON.parse(decision.body!)).toEqual({ decision: 'exclude', note: 'script' });
     expect(decision.csrf).toBe('csrf-9');
     // Excluded: there is nothing left to exclude.
-    expect(buttonIn(first!, 'Exclude')).toBeUndefined();
+    expect(button(first!, 'Exclude')).toBeUndefined();
 
-    await click(buttonIn(other!, 'Overturn'));
+    await click(button(other!, 'Overturn'));
     await until(() => expect(other!.querySelector('[role="alert"]')?.textContent).toContain('no appeal to decide'));
   });
 });

@@ -1,0 +1,29 @@
+import { act } from 'react';
+import { afterEach, vi } from 'vitest';
+import { cleanup } from '../site/render.tsx';
+
+/** A JSON answer as the console API sends it. */
+export const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+export const click = (el: Element) => act(async () => (el as HTMLElement).click());
+
+/** Types into an input the way React sees a user's typing (its value setter, then an input event). */
+export const type = async (el: Element, value: string) => {
+  const input = el as HTMLInputElement;
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
+  await act(async () => {
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+};
+
+/** The button under `host` whose text is exactly `text`. */
+export const button = (host: Element, text: string) => [...host.querySelectorAll('button')].find((b) => b.textContent === text)!;
+
+/** After each test: the page unmounted and the stubbed fetch restored. */
+export const consoleTestHooks = (): void => {
+  afterEach(async () => {
+    await cleanup();
+    vi.unstubAllGlobals();
+  });
+};
