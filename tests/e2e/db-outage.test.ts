@@ -5,38 +5,28 @@
  * error, /healthz says unhealthy, the first request after the database is back succeeds, and
  * every acknowledged tap is counted exactly once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClickResult } from '../../engine/api-types.ts';
 import { openDb } from '../../server/core/db/db.ts';
 import { DbUnavailable } from '../../server/core/db/errors.ts';
-import { advanceClock, apiAs, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
-import { missingBinaries, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
+import { advanceClock, apiAs, serverNow, testUser } from './harness.ts';
+import { missingBinaries, privatePostgresSuite } from './private-postgres.ts';
 
 const missing = missingBinaries();
 if (missing.length > 0) console.warn(`db-outage: skipped, missing ${missing.join(', ')}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(missing.length > 0)('a database outage under click load (private PostgreSQL)', () => {
-  let pg: PrivatePostgres;
-  let server: RunningServer | undefined;
-  const dataDir = tempDataDir();
-  beforeAll(async () => {
-    pg = await startPrivatePostgres();
-  });
-  afterAll(async () => {
-    await server?.stop();
-    pg?.destroy();
-    removeDir(dataDir);
-  });
+  const suite = privatePostgresSuite();
 
   it('a reset mid-transaction, a slow statement and an exhausted pool fail as DbUnavailable, and the pool recovers', async () => {
-    const db = await openDb({ DATABASE_URL: pg.url, DATA_DIR: dataDir }, { migrate: false, poolSize: 2, queryTimeoutMs: 1_000, connectTimeoutMs: 300 });
+    const db = await openDb({ DATABASE_URL: suite.pg.url, DATA_DIR: suite.dataDir }, { migrate: false, poolSize: 2, queryTimeoutMs: 1_000, connectTimeoutMs: 300 });
     try {
       // A checked-out client whose connection dies: without its own error listener Node would crash.
       const held = db.transaction((tx) => tx.query('SELECT pg_sleep(30)'));
       const failed = held.catch((err: unknown) => err);
       await sleep(300);
-      pg.restart();
+      suite.pg.restart();
       expect(await failed).toBeInstanceOf(DbUnavailable);
       expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       // The statement timeout ends a slow statement.
@@ -52,8 +42,7 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
   });
 
   it('lives through a crash restart and a 5 s stop: 503 while away, no acknowledged tap lost or doubled', async () => {
-    server = await startServer({ dataDir, databaseUrl: pg.url });
-    const s = server;
+    const s = await suite.startServer();
     const users = [1, 2, 3].map((n) => testUser(700 + n));
     const now = await serverNow(s);
     for (const u of users) await apiAs(s, u, now).status();
@@ -115,19 +104,19 @@ describe.skipIf(missing.length > 0)('a database outage under click load (private
     };
 
     await acksAfter(30);
-    pg.restart();
+    suite.pg.restart();
     // Back at once: the very next request succeeds (the pool drops the dead connections).
     expect((await apiAs(s, users[0]!, at).call('GET', '')).status).toBe(200);
     await acksAfter(30);
 
-    pg.stop();
+    suite.pg.stop();
     const away = Date.now();
     expect(await health()).toBe(503);
     const status = await apiAs(s, users[1]!, at).call<{ error: string; message: string }>('GET', '');
     expect(status.status).toBe(503);
     expect(status.body).toMatchObject({ error: 'Service Unavailable', message: expect.any(String) });
     while (Date.now() - away < 5_000) await sleep(100);
-    pg.start();
+    suite.pg.start();
     expect((await apiAs(s, users[2]!, at).call('GET', '')).status).toBe(200);
     expect(await health()).toBe(200);
     await acksAfter(30);

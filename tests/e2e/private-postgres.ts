@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { removeDir, startServer, tempDataDir, type RunningServer } from './harness.ts';
 
 const binDir = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 const asRoot = process.getuid?.() === 0;
@@ -76,6 +78,43 @@ export const startPrivatePostgres = async (): Promise<PrivatePostgres> => {
         /* already stopped */
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** A suite on its own cluster: the cluster, a data directory, and the one server process it starts on them. */
+export interface PrivatePostgresSuite {
+  readonly pg: PrivatePostgres;
+  readonly dataDir: string;
+  /** Starts the suite's server on the cluster (stopped after the suite). */
+  startServer(env?: Record<string, string>): Promise<RunningServer>;
+}
+
+/** Starts the cluster before the suite's tests; after them stops the server, destroys the cluster and removes the data directory. */
+export const privatePostgresSuite = (): PrivatePostgresSuite => {
+  let pg: PrivatePostgres | undefined;
+  let server: RunningServer | undefined;
+  const dataDir = tempDataDir();
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    pg?.destroy();
+    removeDir(dataDir);
+  });
+  const cluster = (): PrivatePostgres => {
+    if (pg === undefined) throw new Error('the private cluster is not started yet');
+    return pg;
+  };
+  return {
+    get pg() {
+      return cluster();
+    },
+    dataDir,
+    startServer: async (env) => {
+      server = await startServer({ dataDir, databaseUrl: cluster().url, ...(env !== undefined ? { env } : {}) });
+      return server;
     },
   };
 };

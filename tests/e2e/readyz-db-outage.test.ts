@@ -4,30 +4,19 @@
  * "database" and /livez 200, /metrics says money_db_up 0 and counts the players' 503s; once it is
  * back /readyz answers 200 again by itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
-import { missingBinaries, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { apiAs, serverNow, testUser } from './harness.ts';
+import { missingBinaries, privatePostgresSuite } from './private-postgres.ts';
 
 const missing = missingBinaries();
 if (missing.length > 0) console.warn(`readyz-db-outage: skipped, missing ${missing.join(', ')}`);
 const token = 'readyz-e2e-token-0123456789abcdef';
 
 describe.skipIf(missing.length > 0)('/readyz while the database goes away and comes back (private PostgreSQL)', () => {
-  let pg: PrivatePostgres;
-  let server: RunningServer | undefined;
-  const dataDir = tempDataDir();
-  beforeAll(async () => {
-    pg = await startPrivatePostgres();
-  });
-  afterAll(async () => {
-    await server?.stop();
-    pg?.destroy();
-    removeDir(dataDir);
-  });
+  const suite = privatePostgresSuite();
 
   it('answers 503 "database" while it is away, /livez stays 200, and 200 again by itself', async () => {
-    server = await startServer({ dataDir, databaseUrl: pg.url, env: { METRICS_TOKEN: token } });
-    const s = server;
+    const s = await suite.startServer({ METRICS_TOKEN: token });
     // Every call is bounded: a probe that hangs fails the test instead of stalling it.
     const probe = async (path: string) => {
       const res = await fetch(`${s.base}${path}`, { signal: AbortSignal.timeout(10_000) });
@@ -43,7 +32,7 @@ describe.skipIf(missing.length > 0)('/readyz while the database goes away and co
     expect((await player.call('GET', '')).status).toBe(200);
     const before = unavailableAnswers(await metrics());
 
-    pg.stop();
+    suite.pg.stop();
     const away = await probe('/readyz');
     expect(away).toMatchObject({ status: 503, retryAfter: '1', body: { ok: false, reason: 'database', message: expect.any(String) } });
     expect(await probe('/livez')).toMatchObject({ status: 200, body: { ok: true } });
@@ -52,7 +41,7 @@ describe.skipIf(missing.length > 0)('/readyz while the database goes away and co
     expect(during).toMatch(/^money_db_up\{pool="requests"\} 0$/m);
     expect(unavailableAnswers(during)).toBe(before + 1);
 
-    pg.start();
+    suite.pg.start();
     // Nothing restarts the server: its pool reconnects on the next probe (bounded number of tries).
     let back = await probe('/readyz');
     for (let i = 0; back.status !== 200 && i < 100; i++) {
