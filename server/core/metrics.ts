@@ -24,6 +24,12 @@ const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.035, 0.05, 0.1, 0.2
 /** Fastify's route pattern (`routeOptions.url`), never a path with ids; requests no route matched share one label. */
 export const unmatchedRoute = 'unmatched';
 
+/** A counter by one label, in this process's registry. */
+const counterBy = <L extends string>(label: L, name: string, help: string) => new Counter({ name, help, labelNames: [label], registers });
+
+/** A gauge by one label, merged over workers by `aggregator`. */
+const gaugeBy = <L extends string>(label: L, name: string, help: string, aggregator: 'min' | 'max') => new Gauge({ name, help, labelNames: [label], registers, aggregator });
+
 export const metrics = {
   http: {
     requestSeconds: new Histogram({
@@ -38,12 +44,7 @@ export const metrics = {
       help: 'Requests answered 503 with Retry-After because the database was away (docs/faults.md).',
       registers,
     }),
-    shed: new Counter({
-      name: 'money_http_shed_total',
-      help: 'Requests answered 503 with Retry-After before any work because the process was overloaded, by the bound it was past (docs/faults.md "Overload").',
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    shed: counterBy('reason', 'money_http_shed_total', 'Requests answered 503 with Retry-After before any work because the process was overloaded, by the bound it was past (docs/faults.md "Overload").'),
   },
   clicks: {
     tapsRequested: new Counter({ name: 'money_click_taps_requested_total', help: 'Taps sent in new click batches (replays not counted).', registers }),
@@ -65,24 +66,9 @@ export const metrics = {
     groupFailures: new Counter({ name: 'money_click_group_failures_total', help: 'Click groups whose write failed: every batch in it was answered with the error.', registers }),
   },
   db: {
-    poolWaits: new Counter({
-      name: 'money_db_pool_waits_total',
-      help: 'Statements and transactions that had to wait for a pooled PostgreSQL connection (every connection busy).',
-      labelNames: ['pool'] as const,
-      registers,
-    }),
-    poolTimeouts: new Counter({
-      name: 'money_db_pool_timeouts_total',
-      help: 'Waits for a PostgreSQL connection that ran out (connect timeout): the caller got DbUnavailable.',
-      labelNames: ['pool'] as const,
-      registers,
-    }),
-    statementTimeouts: new Counter({
-      name: 'money_db_statement_timeouts_total',
-      help: 'Statements ended by the statement timeout, or given up by the client past it.',
-      labelNames: ['pool'] as const,
-      registers,
-    }),
+    poolWaits: counterBy('pool', 'money_db_pool_waits_total', 'Statements and transactions that had to wait for a pooled PostgreSQL connection (every connection busy).'),
+    poolTimeouts: counterBy('pool', 'money_db_pool_timeouts_total', 'Waits for a PostgreSQL connection that ran out (connect timeout): the caller got DbUnavailable.'),
+    statementTimeouts: counterBy('pool', 'money_db_statement_timeouts_total', 'Statements ended by the statement timeout, or given up by the client past it.'),
     poolWaiting: new Gauge({
       name: 'money_db_pool_waiting_clients',
       help: 'Callers waiting for a pooled PostgreSQL connection now (summed over workers).',
@@ -116,20 +102,10 @@ export const metrics = {
       registers,
       aggregator: 'max',
     }),
-    replicaFallbacks: new Counter({
-      name: 'money_db_replica_fallbacks_total',
-      help: 'Times the social reads went back to the primary, by reason: lagging (past REPLICA_MAX_LAG_MS), down, promoted.',
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    replicaFallbacks: counterBy('reason', 'money_db_replica_fallbacks_total', 'Times the social reads went back to the primary, by reason: lagging (past REPLICA_MAX_LAG_MS), down, promoted.'),
   },
   redis: {
-    rankFallbacks: new Counter({
-      name: 'money_redis_rank_fallbacks_total',
-      help: 'Leaderboard pages read from the PostgreSQL snapshot although REDIS_URL is set, by reason.',
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    rankFallbacks: counterBy('reason', 'money_redis_rank_fallbacks_total', 'Leaderboard pages read from the PostgreSQL snapshot although REDIS_URL is set, by reason.'),
   },
   broadcast: {
     queueDepth: new Gauge({
@@ -138,12 +114,7 @@ export const metrics = {
       registers,
       aggregator: 'max',
     }),
-    messages: new Counter({
-      name: 'money_broadcast_messages_total',
-      help: "Broadcast sends by Telegram's answer: sent, failed (not delivered), retry (certainly not delivered, queued again), uncertain (maybe delivered, never re-sent).",
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
+    messages: counterBy('outcome', 'money_broadcast_messages_total', "Broadcast sends by Telegram's answer: sent, failed (not delivered), retry (certainly not delivered, queued again), uncertain (maybe delivered, never re-sent)."),
     telegram429: new Counter({ name: 'money_broadcast_telegram_429_total', help: 'Telegram answers 429 Too Many Requests to a broadcast send (every lane pauses for retry_after).', registers }),
   },
   // A job's label is `name`: Prometheus gives every series its scrape `job` label.
@@ -155,21 +126,9 @@ export const metrics = {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 600],
       registers,
     }),
-    lastSuccess: new Gauge({
-      name: 'money_job_last_success_timestamp_seconds',
-      help: "Unix time of a job's last check that finished without error (its period is done, here or in another process); the start time until then.",
-      labelNames: ['name'] as const,
-      registers,
-      aggregator: 'max',
-    }),
-    checkInterval: new Gauge({
-      name: 'money_job_check_interval_seconds',
-      help: 'How often each process checks the job: the alert compares the time since its last success with this.',
-      labelNames: ['name'] as const,
-      registers,
-      aggregator: 'max',
-    }),
-    failures: new Counter({ name: 'money_job_failures_total', help: "A job's checks that threw (the next check retries).", labelNames: ['name'] as const, registers }),
+    lastSuccess: gaugeBy('name', 'money_job_last_success_timestamp_seconds', "Unix time of a job's last check that finished without error (its period is done, here or in another process); the start time until then.", 'max'),
+    checkInterval: gaugeBy('name', 'money_job_check_interval_seconds', 'How often each process checks the job: the alert compares the time since its last success with this.', 'max'),
+    failures: counterBy('name', 'money_job_failures_total', "A job's checks that threw (the next check retries)."),
   },
   airdrop: {
     proofsServed: new Counter({ name: 'money_airdrop_proofs_served_total', help: 'Claim proofs answered by the TEP-176 API (GET …/jetton/wallet/:address).', registers }),
