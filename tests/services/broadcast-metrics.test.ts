@@ -3,12 +3,12 @@
  * which answers every third send 429. The worker counts each send by Telegram's answer, each 429,
  * and samples the queue's depth until it is empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import { queueDepth, type BroadcastProgress } from '../../server/bot/broadcast-store.ts';
 import { metrics } from '../../server/core/metrics.ts';
 import { startFakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
-import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, botToken, openForSuite, openServicesHarness, waitFor } from './harness.ts';
 
 const apiKey = 'broadcast-key-for-metrics';
 const keyHeader = { 'x-api-key': apiKey };
@@ -16,22 +16,8 @@ const keyHeader = { 'x-api-key': apiKey };
 const valueOf = async (m: { get(): Promise<{ values: { value: number; labels: Record<string, unknown> }[] }> }, labels: Record<string, string> = {}) =>
   (await m.get()).values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
 
-const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 60_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
 describe.each(backends)('the broadcast metrics (%s)', (backend) => {
-  let h: ServicesHarness;
-  beforeAll(async () => {
-    h = await openServicesHarness(backend, { BROADCAST_API_KEY: apiKey });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = openForSuite(() => openServicesHarness(backend, { BROADCAST_API_KEY: apiKey }));
 
   it('counts sends by outcome and the 429s, and samples the queue down to 0', async () => {
     await h.db.query(

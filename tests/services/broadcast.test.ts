@@ -4,7 +4,7 @@ import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/bro
 import type { BroadcastProgress } from '../../server/bot/broadcast-store.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
-import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, botToken, openServicesHarness, type ServicesHarness, waitFor } from './harness.ts';
 
 const apiKey = 'broadcast-key-for-tests';
 const keyHeader = { 'x-api-key': apiKey };
@@ -24,14 +24,6 @@ const addUsers = async (db: Db, firstId: number, n: number): Promise<number[]> =
     [firstId, n],
   );
   return Array.from({ length: n }, (_, i) => firstId + i);
-};
-
-const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 60_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 };
 
 describe.each(backends)('broadcast (%s)', (backend) => {

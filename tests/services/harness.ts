@@ -14,3 +14,12 @@ export const testEnv = (backend: Backend, env: Record<string, string> = {}) => b
 
 export const openServicesHarness = (backend: Backend, env: Record<string, string> = {}): Promise<Harness> =>
   openHarness(backend, (parts) => createOutsideServices({ ...parts, log: () => {} }), { PUBLIC_URL: 'https://money.example', ...env });
+
+/** Polls `check` until it holds; past `ms` throws naming `what` (a bound on a hang, not a timed assertion). */
+export const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};

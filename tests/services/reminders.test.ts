@@ -14,19 +14,11 @@ import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { setBalances } from '../server/db-helpers.ts';
-import { backends, botToken, openServicesHarness, type ServicesHarness } from './harness.ts';
+import { backends, botToken, openServicesHarness, type ServicesHarness, waitFor } from './harness.ts';
 
 const hour = 3_600_000;
 const everyMs = 60_000;
 const job = dailyRemindersJob({ everyMs, batch: 500, miniAppUrl: 'https://money.example/app' });
-
-const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ms = 30_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe.each(backends)('reminders from the bot (%s)', (backend) => {
   let h: ServicesHarness;
