@@ -15,7 +15,7 @@ import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { refreshConsoleAggregates } from '../console/exports.ts';
 import { applyPendingRanks, ranksJob, type RankApply } from '../leaderboard/exports.ts';
-import { refreshStatsCache } from '../leaderboard/exports.ts';
+import { rebuildStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/exports.ts';
 import { isChannelMember } from '../tasks/exports.ts';
 import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
@@ -31,11 +31,24 @@ export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
 });
 
 /**
+ * The stats counters counted from scratch once a UTC day (one scan of users; seconds at 10M
+ * players): a change that wrote no delta — a balance set by hand in SQL, a click served by the
+ * previous version during a rolling deploy — is corrected within the day (docs/storage.md).
+ */
+export const statsReconcileJob: Job<PublicStats> = {
+  name: 'stats-reconcile',
+  periodOf: (nowMs) => new Date(nowMs).toISOString().slice(0, 10),
+  checkEveryMs: 10 * 60_000,
+  run: ({ tx, nowMs }) => rebuildStatsCache(tx, nowMs),
+};
+
+/**
  * Every scheduled job. Add new ones here: they run once per period across processes by themselves.
  * With `integrity`, the integrity review's signals (server/integrity/signals-job.ts), every INTEGRITY_JOB_MS.
  */
 export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules; daily?: DailyJobs }): Job[] => [
   statsRefreshJob(opts.statsRefreshMs),
+  statsReconcileJob,
   dailyResetJob,
   ...(opts.integrity !== undefined ? [integritySignalsJob(opts.integrity) as Job] : []),
   ...(opts.daily !== undefined ? [dailyPuzzlesJob(opts.daily.secret) as Job, dailyRemindersJob(opts.daily.reminders) as Job] : []),

@@ -165,7 +165,7 @@ describe.skipIf(skipWithout('prometheus scrape', prometheusPath))('a real Promet
     expect([...byLabel('Rank fall-backs to PostgreSQL per second/A', 'reason').values()]).toEqual([0, 0, 0, 0]);
     // The scheduled jobs checked in: seconds since each one's last success, small.
     const sinceSuccess = byLabel("Seconds since each job's last success/A", 'name');
-    expect([...sinceSuccess.keys()].sort()).toEqual(['daily-reset', 'stats-refresh']);
+    expect([...sinceSuccess.keys()].sort()).toEqual(['daily-reset', 'stats-reconcile', 'stats-refresh']);
     for (const s of sinceSuccess.values()) expect(s).toBeLessThan(60);
     // Process metrics.
     expect(one('Resident memory/A')).toBeGreaterThan(0);

@@ -101,9 +101,9 @@ END $$;
 
 SELECT rank_rebuild(2048, (extract(epoch FROM now()) * 1000)::bigint);
 
--- The whole-table snapshot the ranks job rebuilt every minute is replaced by the view above.
-DROP TABLE leaderboard_ranks;
-DROP TABLE leaderboard_builds;
+-- The whole-table snapshot the ranks job rebuilt every minute (leaderboard_ranks, leaderboard_builds)
+-- is replaced by the view above. Its tables stay until a later migration: during a rolling deploy
+-- the old version's processes still read and build them (docs/deploy.md).
 
 -- ── Public stats (§3) ──────────────────────────────────────────────────────────────────────────
 -- Changes to totalClick / totalPaticipant / totalEarn, one row per writing statement, folded into
