@@ -214,6 +214,8 @@ export const rebuildRanks = async (db: Db, nowMs: number, blockSize = defaultBlo
   return transaction(db, async (tx) => {
     // The same lock as the apply: a rebuild and an apply never interleave.
     await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
+    // The blocks come from one sort of every entry: in memory up to a few million players.
+    await tx.exec("SET LOCAL work_mem = '256MB'");
     const r = await tx.query<{ players: number }>('SELECT rank_rebuild($1, $2) AS players', [blockSize, nowMs]);
     const v = await tx.query<{ version: number }>('SELECT version FROM rank_meta WHERE id = 1');
     return { players: Number(r.rows[0]!.players), version: Number(v.rows[0]!.version), durationMs: Math.round(performance.now() - started) };
