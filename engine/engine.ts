@@ -1,16 +1,17 @@
 import type { UserStatus } from './api-types.ts';
 import { applyTaps, tapEarnings, tapEnergy, tapRules, type TapOutcome, type TapRules } from './clicks.ts';
-import { boostKeys, economy, fingerKey } from './economy.ts';
+import { economy, fingerKey } from './economy.ts';
 import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy } from './energy.ts';
 import { messages } from './messages.ts';
 import { money, toWire, zero, type Money } from './money.ts';
 import { NamedTimers } from './named-timers.ts';
 import { Outbox, serialLane } from './outbox.ts';
-import { passivePerSecond, levelOf } from './passive.ts';
+import { passivePerSecond, levelOf, sameLevels } from './passive.ts';
 import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports.ts';
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
+import { StatusFeed } from './status-feed.ts';
 import type { ActionResult, EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 export interface EngineDeps {
@@ -36,9 +37,8 @@ export class Engine implements EngineActions {
   private readonly lane = serialLane();
   private readonly outbox: Outbox;
   private readonly publisher: SnapshotPublisher<EngineSnapshot>;
-  private readonly statusListeners = new Set<(update: StatusUpdate) => void>();
+  private readonly statusFeed = new StatusFeed(() => this.status);
   private readonly rules: TapRules;
-  private statusFailed = false;
 
   // The server's last word (§3 fields), and where its clock stood against ours.
   private status: UserStatus | null = null;
@@ -105,7 +105,7 @@ export class Engine implements EngineActions {
     this.timers.stop();
     this.outbox.stop();
     this.publisher.stop();
-    this.statusListeners.clear();
+    this.statusFeed.stop();
     this.wakeStart(); // a start() still backing off resolves instead of waiting forever
   }
 
@@ -116,9 +116,7 @@ export class Engine implements EngineActions {
 
   /** Calls `listener` with the server's status at once, then whenever a whole new one arrives. */
   subscribeStatus(listener: (update: StatusUpdate) => void): () => void {
-    this.statusListeners.add(listener);
-    listener(this.statusUpdate());
-    return () => this.statusListeners.delete(listener);
+    return this.statusFeed.subscribe(listener);
   }
 
   /** The current state as plain data (amounts as decimal strings). */
@@ -148,32 +146,33 @@ export class Engine implements EngineActions {
 
   /** §7: claims offline income first, then buys one level of `levelKey`. */
   async upgrade(levelKey: number): Promise<ActionResult> {
-    if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
-    this.outbox.flush();
-    const claimed = await this.claim();
-    if (!claimed.ok) return { ok: false, message: messages.somethingWrong };
-    try {
+    return this.serverAction(async () => {
+      this.outbox.flush();
+      if (!(await this.claim()).ok) return failed;
       const result = await this.lane(() => this.deps.transport.updateLevel(levelKey));
       // §8: the server's refusal (with its code, which the mini-app translates), else the generic failure.
-      if (!result.ok) return result.message ? result : { ok: false, message: messages.somethingWrong };
+      if (!result.ok) return result.message ? result : failed;
       this.accept(result.status);
       return { ok: true, message: messages.upgradeSuccess };
-    } catch (error) {
-      this.noteFailure(error);
-      return { ok: false, message: messages.somethingWrong };
-    }
+    });
   }
 
   /** §7: claims the passive income now (the 90 s timer does it too). */
   async claim(): Promise<ActionResult> {
-    if (!this.ready || this.stopped) return { ok: false, message: messages.somethingWrong };
-    try {
-      const result = await this.lane(() => this.deps.transport.claim());
-      this.accept(result.status);
+    return this.serverAction(async () => {
+      this.accept((await this.lane(() => this.deps.transport.claim())).status);
       return { ok: true, message: messages.claimedSuccessful };
+    });
+  }
+
+  /** An action the server decides: only once ready; a transport failure is noted and answered with §8's generic message. */
+  private async serverAction(act: () => Promise<ActionResult>): Promise<ActionResult> {
+    if (!this.ready || this.stopped) return failed;
+    try {
+      return await act();
     } catch (error) {
       this.noteFailure(error);
-      return { ok: false, message: messages.somethingWrong };
+      return failed;
     }
   }
 
@@ -277,26 +276,13 @@ export class Engine implements EngineActions {
   private accept(status: UserStatus): void {
     this.reconcile(status);
     if (this.stopped) return;
-    this.statusFailed = false;
-    this.publisher.pushNow();
-    this.publishStatus();
+    this.statusFeed.publish(() => this.publisher.pushNow());
   }
 
   /** A status load failed: with no status yet, the page learns that it has none (§2 step 1). */
   private noteStatusFailure(error: unknown): void {
     this.noteFailure(error);
-    if (this.status || this.statusFailed || this.stopped) return;
-    this.statusFailed = true;
-    this.publishStatus();
-  }
-
-  private statusUpdate(): StatusUpdate {
-    return { status: this.status, failed: this.statusFailed };
-  }
-
-  private publishStatus(): void {
-    const update = this.statusUpdate();
-    for (const listener of this.statusListeners) listener(update);
+    if (!this.stopped) this.statusFeed.fail();
   }
 
   /**
@@ -406,7 +392,5 @@ export class Engine implements EngineActions {
   }
 }
 
-const sameLevels = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean => {
-  for (const key of boostKeys) if ((a[key] ?? 0) !== (b[key] ?? 0)) return false;
-  return true;
-};
+/** §8's generic failure. */
+const failed: ActionResult = { ok: false, message: messages.somethingWrong };

@@ -1,4 +1,4 @@
-import { boostCatalogue, economy, firstItemKey, lastItemKey, passiveItemKeys, type BoostKey } from './economy.ts';
+import { boostCatalogue, boostKeys, economy, firstItemKey, lastItemKey, passiveItemKeys, type BoostKey } from './economy.ts';
 import { money, roundCents, zero, type Money } from './money.ts';
 import { canAfford, priceOf } from './prices.ts';
 
@@ -6,6 +6,9 @@ import { canAfford, priceOf } from './prices.ts';
 export type LevelMap = Readonly<Partial<Record<number | string, number>>>;
 
 export const levelOf = (levels: LevelMap, key: number): number => levels[key] ?? 0;
+
+/** True when two level maps agree on every boost (an absent key is level 0). */
+export const sameLevels = (a: LevelMap, b: LevelMap): boolean => boostKeys.every((key) => levelOf(a, key) === levelOf(b, key));
 
 /** docs/rules.md §5: passive dollars per second = Σ perClick(k) × level(k) for k = 4..21. */
 export const passivePerSecond = (levels: LevelMap): number => {
