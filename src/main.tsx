@@ -1,3 +1,5 @@
+import { paintBootScreen } from './boot-screen.ts';
+
 /**
  * The entry: decides once at load which route tree applies (spec §2). With Telegram init data the
  * mini-app loads; without it the public site does. Each tree is its own chunk, so the public site
@@ -26,6 +28,8 @@ const isConsole = /^\/admin(\/|$)/.test(window.location.pathname);
 const root = document.getElementById('root');
 if (root && isConsole) void import('./admin/app.tsx').then((m) => m.mount(root));
 else if (root) {
-  const tree = hasInitData() ? import('./mini-app/app.tsx') : import('./site/app.tsx');
+  const miniApp = hasInitData();
+  if (miniApp) paintBootScreen();
+  const tree = miniApp ? import('./mini-app/app.tsx') : import('./site/app.tsx');
   void tree.then((m) => m.mount(root, basename));
 }

@@ -1,4 +1,5 @@
 import { I18nProvider } from '@lingui/react';
+import { startTransition } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import type { EngineActions } from '../../engine/snapshot.ts';
@@ -14,11 +15,13 @@ import { routes } from './routes.tsx';
  */
 export const renderApp = (root: Root, { api, engine, basename }: { api: ApiClientOptions; engine: EngineActions; basename: string }): void => {
   const router = createBrowserRouter(routes, { basename });
-  root.render(
+  // A transition: React renders the tree in slices and yields between them, so a cheap phone's
+  // main thread is never blocked for the whole tree at once (the boot screen stays meanwhile).
+  startTransition(() => root.render(
     <I18nProvider i18n={i18n}>
       <Providers api={createApiClient(api)} engine={engine} queryClient={createQueryClient()}>
         <RouterProvider router={router} />
       </Providers>
     </I18nProvider>,
-  );
+  ));
 };

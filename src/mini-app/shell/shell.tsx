@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useLingui } from '@lingui/react';
+import { removeBootScreen } from '../../boot-screen.ts';
 import { useStatus } from '../engine-context.tsx';
 import { useStartLocale } from '../locale.ts';
 import { BootScreen } from './boot-screen.tsx';
@@ -14,6 +15,12 @@ const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onb
 const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) => {
   const { _ } = useLingui();
   return frozen === true ? <div className="frozen-banner" role="alert">{_('app.frozen.message')}</div> : null;
+};
+
+/** Rendered with the first screen: the coin main.tsx painted before any code loaded goes (src/boot-screen.ts). */
+const FirstScreenShown = () => {
+  useEffect(() => removeBootScreen(), []);
+  return null;
 };
 
 /**
@@ -35,7 +42,10 @@ export const Shell = () => {
   // The player's chosen language is known with the status: screens wait for its catalog.
   const localeReady = useStartLocale(status.data, !status.isPending);
 
-  if (status.isPending || !localeReady) return <BootScreen />;
+  // The first screen replaces the boot screen in a deferred render, which React does in slices:
+  // on a cheap phone the whole page's first render never blocks the main thread in one piece.
+  const ready = useDeferredValue(!status.isPending && localeReady);
+  if (!ready) return <BootScreen />;
   // Without user data the intro (step 1) shows: its button says "Error occurred, please try
   // later" and reloads the data (§2), and the status decides the tree once it arrives.
   if (onboarding || !status.data) {
@@ -49,6 +59,7 @@ export const Shell = () => {
               navigate('/');
             }}
           />
+          <FirstScreenShown />
         </Suspense>
       </div>
     );
@@ -61,6 +72,7 @@ export const Shell = () => {
       <main className={withNav ? 'app__page' : 'app__page app__page--bare'}>
         <Suspense fallback={null}>
           <Outlet />
+          <FirstScreenShown />
         </Suspense>
       </main>
       {withNav && <BottomNav />}

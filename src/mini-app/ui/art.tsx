@@ -1,8 +1,6 @@
-/** The product's name, never translated (docs/decisions/i18n.md): the logo's alternative text. */
-export const productName = 'MONEY';
+import { art, productName } from '../../art-path.ts';
 
-/** Art made for MONEY lives in public/art/ (docs/art.md); one helper names the files. */
-export const art = (name: string): string => `/art/${name}.svg`;
+export { art, productName };
 
 /** The MONEY token icon next to token amounts. */
 export const MoneyIcon = () => <img className="money-icon" src={art('money-token')} alt="" aria-hidden="true" />;
