@@ -71,20 +71,21 @@ export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (a
   app.get<{ Params: { id: number } }>('/integrity/players/:id', { schema: { params: userIdParam } }, async (request) => ({
     player: await flagOfPlayer(ctx.db, request.params.id),
   }));
-  app.post<{ Params: { id: number }; Body: { decision: 'clear' | 'exclude'; note?: string } }>(
-    '/integrity/players/:id/decision',
-    { schema: { params: userIdParam, body: obj({ decision: { type: 'string', enum: ['clear', 'exclude'] }, note }, ['decision']) } },
-    async (request) => {
-      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
-      return decideReview(ctx.db, actor, request.params.id, request.body.decision, request.body.note, ctx.clock.now());
-    },
-  );
-  app.post<{ Params: { id: number }; Body: { outcome: 'upheld' | 'overturned'; note?: string } }>(
-    '/integrity/players/:id/appeal',
-    { schema: { params: userIdParam, body: obj({ outcome: { type: 'string', enum: ['upheld', 'overturned'] }, note }, ['outcome']) } },
-    async (request) => {
-      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
-      return decideAppeal(ctx.db, actor, request.params.id, request.body.outcome, request.body.note, ctx.clock.now());
-    },
-  );
+  /** A console decision on a flagged player: `field` takes one of `words` (with an optional note), and `decide` records it. */
+  const decisionRoute = <W extends string>(
+    path: string,
+    field: string,
+    words: readonly W[],
+    decide: (db: AdminContext['db'], actor: Parameters<typeof decideReview>[1], userId: number, word: W, note: string | undefined, nowMs: number) => Promise<unknown>,
+  ) =>
+    app.post<{ Params: { id: number }; Body: Record<string, string | undefined> }>(
+      `/integrity/players/:id/${path}`,
+      { schema: { params: userIdParam, body: obj({ [field]: { type: 'string', enum: words }, note }, [field]) } },
+      async (request) => {
+        const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+        return decide(ctx.db, actor, request.params.id, request.body[field] as W, request.body.note, ctx.clock.now());
+      },
+    );
+  decisionRoute('decision', 'decision', ['clear', 'exclude'], decideReview);
+  decisionRoute('appeal', 'outcome', ['upheld', 'overturned'], decideAppeal);
 };
