@@ -11,13 +11,8 @@ import { economy } from '../../engine/economy.ts';
 import { dailySecretOf } from '../../server/core/config/daily-config.ts';
 import { drawCipher, drawCombo } from '../../server/daily/puzzles.ts';
 import { openAdminHarness } from './admin-harness.ts';
-import { setBalances } from './db-helpers.ts';
+import { setBalances, withAuditRefused } from './db-helpers.ts';
 import { backends, openForSuite } from './harness.ts';
-
-const refuseAuditSql = `
-  CREATE FUNCTION refuse_daily_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused by the test'; END $$;
-  CREATE TRIGGER refuse_daily_audit BEFORE INSERT ON admin_audit FOR EACH ROW EXECUTE FUNCTION refuse_daily_audit();`;
-const allowAuditSql = 'DROP TRIGGER refuse_daily_audit ON admin_audit; DROP FUNCTION refuse_daily_audit();';
 
 describe.each(backends)('the daily loop in the console (%s)', (backend) => {
   const h = openForSuite(() => openAdminHarness(backend));
@@ -127,12 +122,9 @@ describe.each(backends)('the daily loop in the console (%s)', (backend) => {
 
   it('leaves no change behind when its audit row cannot be written', async () => {
     const day = isoDay(today() + 5);
-    await h.db.exec(refuseAuditSql);
-    try {
+    await withAuditRefused(h.db, async () => {
       expect((await put(day, { cipher: 'LOST' })).statusCode).toBe(500);
-    } finally {
-      await h.db.exec(allowAuditSql);
-    }
+    });
     expect((await puzzleRows()).some((r) => r.cipher === 'LOST')).toBe(false);
     expect((await put(day, { cipher: 'KEPT' })).statusCode).toBe(200);
     expect((await puzzleRows()).find((r) => isoDay(r.day) === day)?.cipher).toBe('KEPT');

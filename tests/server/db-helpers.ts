@@ -47,3 +47,15 @@ export const spyDb = (db: Db, before?: (sql: string) => Promise<void>) => {
   const spy: Db = { ...db, query: wrap(db) as Db['query'], transaction: (fn) => db.transaction((tx) => fn({ ...tx, query: wrap(tx) as Db['query'] })) };
   return { spy, seen };
 };
+
+/** Runs `fn` while every admin_audit insert fails (an action whose audit row cannot be written), then lets them through again. */
+export const withAuditRefused = async <T>(db: Db, fn: () => Promise<T>): Promise<T> => {
+  await db.exec(`
+    CREATE FUNCTION refuse_audit_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused by the test'; END $$;
+    CREATE TRIGGER refuse_audit_for_test BEFORE INSERT ON admin_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit_for_test();`);
+  try {
+    return await fn();
+  } finally {
+    await db.exec('DROP TRIGGER refuse_audit_for_test ON admin_audit; DROP FUNCTION refuse_audit_for_test();');
+  }
+};

@@ -8,6 +8,7 @@ import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { refreshIntegrity } from '../../server/integrity/signals-job.ts';
 import { integrityRulesOf } from '../../server/integrity/rules.ts';
 import { adminId, openAdminHarness, operatorKey, type AdminHarness } from './admin-harness.ts';
+import { withAuditRefused } from './db-helpers.ts';
 import { backends, openForSuite } from './harness.ts';
 
 /** Small thresholds, so each farm takes a few dozen calls. */
@@ -249,13 +250,9 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
   it('writes no decision when its audit row fails', async () => {
     const id = await h.newPlayer();
     h.session = await h.signIn();
-    await h.db.exec(`CREATE FUNCTION refuse_audit_i() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
-      CREATE TRIGGER refuse_audit_i BEFORE INSERT ON admin_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit_i();`);
-    try {
+    await withAuditRefused(h.db, async () => {
       expect((await h.admin('POST', `/integrity/players/${id}/decision`, h.session, { body: { decision: 'exclude' } })).statusCode).toBe(500);
-    } finally {
-      await h.db.exec('DROP TRIGGER refuse_audit_i ON admin_audit; DROP FUNCTION refuse_audit_i();');
-    }
+    });
     expect((await status(id)).airdropReview.state).toBe('clear');
     expect((await h.db.query('SELECT decision FROM integrity_players WHERE user_id = $1 AND decision IS NOT NULL', [id])).rows).toEqual([]);
   });

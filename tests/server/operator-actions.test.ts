@@ -7,13 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { adminId, openSignedInAdmin, operatorKey } from './admin-harness.ts';
+import { withAuditRefused } from './db-helpers.ts';
 import { backends, openForSuite, startMs } from './harness.ts';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const refuseAuditSql = `
-  CREATE FUNCTION refuse_audit_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused by the test'; END $$;
-  CREATE TRIGGER refuse_audit_for_test BEFORE INSERT ON admin_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit_for_test();`;
-const allowAuditSql = 'DROP TRIGGER refuse_audit_for_test ON admin_audit; DROP FUNCTION refuse_audit_for_test();';
 
 describe.each(backends)('operator actions: one door, audited in their own transaction (%s)', (backend) => {
   const h = openForSuite(() => openSignedInAdmin(backend));
@@ -36,12 +33,9 @@ describe.each(backends)('operator actions: one door, audited in their own transa
     const launchDay = day(startMs + 10 * 86_400_000);
     const paidAt = async () => (await h.db.query<{ p: string | null }>('SELECT prize_paid_at_ms::text AS p FROM forecasts WHERE user_id = $1', [right])).rows[0]!.p;
 
-    await h.db.exec(refuseAuditSql);
-    try {
+    await withAuditRefused(h.db, async () => {
       expect((await h.admin('POST', '/forecast/settle', h.session, { body: { launchDay } })).statusCode).toBe(500);
-    } finally {
-      await h.db.exec(allowAuditSql);
-    }
+    });
     expect(await audits('forecast.settle'), 'a failed settlement leaves no audit row').toEqual([]);
     expect(await paidAt(), 'the payout rolled back with its audit row').toBeNull();
 
@@ -62,12 +56,9 @@ describe.each(backends)('operator actions: one door, audited in their own transa
     await eligible(h.newUserId(), `0:${'a1'.repeat(32)}`);
     const startFrom = Math.floor(h.clock.now() / 1000);
     const params = { round: 3, startFrom, expireAt: startFrom + 86_400 };
-    await h.db.exec(refuseAuditSql);
-    try {
+    await withAuditRefused(h.db, async () => {
       expect((await byKey('POST', '/public/airdrop/snapshot', params)).statusCode).toBe(500);
-    } finally {
-      await h.db.exec(allowAuditSql);
-    }
+    });
     expect(await audits('airdrop.snapshot')).toEqual([]);
     const status = await h.db.query<{ status: string }>('SELECT status FROM airdrop_rounds WHERE round = 3');
     expect(status.rows[0]!.status, 'the round is not built without its audit row').toBe('building');
