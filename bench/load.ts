@@ -49,3 +49,17 @@ export interface AutocannonResult {
 }
 export type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+/**
+ * The taps the answers acknowledged against the batches the server stored: `lost` counts taps an
+ * answer accepted that its stored batch lacks; `storedInBatches` is what the batches hold in all.
+ */
+export const tallyAcknowledged = (answered: Iterable<[string, number]>, stored: Record<string, number>) => {
+  let acceptedInAnswers = 0;
+  let lost = 0;
+  for (const [batchId, accepted] of answered) {
+    acceptedInAnswers += accepted;
+    lost += Math.max(0, accepted - (stored[batchId] ?? 0));
+  }
+  return { acceptedInAnswers, lost, storedInBatches: Object.values(stored).reduce((a, b) => a + b, 0) };
+};

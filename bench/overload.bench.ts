@@ -25,7 +25,7 @@ import { openDb } from '../server/core/db/db.ts';
 import { metrics } from '../server/core/metrics.ts';
 import { signInitData } from '../server/players/init-data.ts';
 import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
-import { autocannon, benchPgUrl } from './load.ts';
+import { autocannon, benchPgUrl, tallyAcknowledged } from './load.ts';
 import { writeSection } from './results.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 60);
@@ -175,13 +175,7 @@ const main = async () => {
   if (up) await stop(child);
   const loadAfter = loadavg()[0]!;
 
-  let lost = 0;
-  let acceptedInAnswers = 0;
-  for (const [batchId, accepted] of answered) {
-    acceptedInAnswers += accepted;
-    lost += Math.max(0, accepted - (stored[batchId] ?? 0));
-  }
-  const storedInBatches = Object.values(stored).reduce((a, b) => a + b, 0);
+  const { acceptedInAnswers, lost, storedInBatches } = tallyAcknowledged(answered, stored);
   const doubled = after - before - storedInBatches;
   ok.sort((a, b) => a - b);
   refused.sort((a, b) => a - b);

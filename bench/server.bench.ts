@@ -25,7 +25,7 @@ import { loadConfig } from '../server/core/config/config.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { statusOf, type UserRow } from '../server/players/users.ts';
 import { botToken, firstId, players, refcodeOf, seedPlayers, totalClicks as storedClicks } from './click-players.ts';
-import { autocannon, benchPgUrl, cpuMs, postgresCpuMs, processCpuMs } from './load.ts';
+import { autocannon, benchPgUrl, cpuMs, postgresCpuMs, processCpuMs, tallyAcknowledged } from './load.ts';
 import { writeSection } from './results.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -313,13 +313,7 @@ const run = async (target: Target) => {
   const stored = await ask<Record<string, number>>(child, 'batches');
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
-  let acceptedInAnswers = 0;
-  let lost = 0;
-  for (const [batchId, accepted] of answered) {
-    acceptedInAnswers += accepted;
-    lost += Math.max(0, accepted - (stored[batchId] ?? 0));
-  }
-  const storedInBatches = Object.values(stored).reduce((a, b) => a + b, 0);
+  const { acceptedInAnswers, lost, storedInBatches } = tallyAcknowledged(answered, stored);
   return {
     target,
     rps: r.requests.average,
