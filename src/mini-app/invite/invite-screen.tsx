@@ -59,6 +59,12 @@ const FriendsList = () => {
  * the t.me share link, also when the client could not share it. A player who closes the dialog
  * said no: nothing else opens.
  */
+/** The two invite cards: a friend's bonus, and a Telegram Premium friend's. */
+const inviteCards = [
+  { title: 'app.invite.inviteFriend', amount: economy.inviteBonusMoney, iconClass: 'invite__card-icon' },
+  { title: 'app.invite.premiumFriend', amount: economy.inviteBonusPremiumMoney, iconClass: 'invite__card-icon invite__premium' },
+] as const;
+
 const shareInvite = async (preparedId: string | undefined, refLink: string | undefined): Promise<void> => {
   if (preparedId !== undefined && (await sharePreparedMessage(preparedId)) !== 'failed') return;
   if (refLink) shareRefLink(refLink);
@@ -93,20 +99,15 @@ export const InviteScreen = () => {
         <p className="hint">{_('app.invite.subtitle')}</p>
       </section>
       <div className="invite__cards">
-        <div className="card invite__card">
-          <span className="invite__card-icon"><Icon name="icon-telegram" size={26} /></span>
-          <div>
-            <div className="row__title">{_('app.invite.inviteFriend')}</div>
-            <div className="row__sub"><MoneyIcon /> <Trans id="app.invite.forBoth" values={{ amount: economy.inviteBonusMoney }} components={{ 0: <strong className="gold-text" /> }} /></div>
+        {inviteCards.map(({ title, amount, iconClass }) => (
+          <div key={title} className="card invite__card">
+            <span className={iconClass}><Icon name="icon-telegram" size={26} /></span>
+            <div>
+              <div className="row__title">{_(title)}</div>
+              <div className="row__sub"><MoneyIcon /> <Trans id="app.invite.forBoth" values={{ amount }} components={{ 0: <strong className="gold-text" /> }} /></div>
+            </div>
           </div>
-        </div>
-        <div className="card invite__card">
-          <span className="invite__card-icon invite__premium"><Icon name="icon-telegram" size={26} /></span>
-          <div>
-            <div className="row__title">{_('app.invite.premiumFriend')}</div>
-            <div className="row__sub"><MoneyIcon /> <Trans id="app.invite.forBoth" values={{ amount: economy.inviteBonusPremiumMoney }} components={{ 0: <strong className="gold-text" /> }} /></div>
-          </div>
-        </div>
+        ))}
       </div>
       <p className="hint invite__note">{_('app.invite.note', { dollars: economy.pendingFriendThresholdDollars })}</p>
       <div className="invite__totals">
