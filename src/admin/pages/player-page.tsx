@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { LedgerEntry, Page, PlayerDetail, ReferralEntry } from '../../../engine/admin-types.ts';
 import { get, post } from '../api.ts';
@@ -16,6 +16,23 @@ const Pager = ({ atStart, hasMore, older, newest }: { atStart: boolean; hasMore:
     <button type="button" className="btn btn--ghost" disabled={atStart} onClick={newest}>Newest</button>
     <button type="button" className="btn btn--ghost" disabled={!hasMore} onClick={older}>Older</button>
   </div>
+);
+
+/** A panel of one keyset-paged table: its rows (a line when there are none) and the pager. */
+const PagedPanel = <T,>({ title, testId, list, head, row, columns, empty }: { title: string; testId?: string; list: ReturnType<typeof usePaged<T>>; head: ReactNode; row(item: T): ReactNode; columns: number; empty: string }) => (
+  <section className="panel">
+    <h2>{title}</h2>
+    <div className="table-wrap">
+      <table data-testid={testId}>
+        <thead>{head}</thead>
+        <tbody>
+          {list.page.data?.items.map(row)}
+          {list.page.data?.items.length === 0 && <tr><td colSpan={columns} className="muted">{empty}</td></tr>}
+        </tbody>
+      </table>
+    </div>
+    <Pager atStart={list.atStart} hasMore={Boolean(list.page.data?.next)} older={list.older} newest={list.newest} />
+  </section>
 );
 
 const Freeze = ({ p, changed }: { p: PlayerDetail; changed(): void }) => {
@@ -70,36 +87,23 @@ const PlayerPage = () => {
         <dl className="facts">{facts.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>
         <Freeze p={p} changed={detail.reload} />
       </section>
-      <section className="panel">
-        <h2>Referrals</h2>
-        <div className="table-wrap">
-          <table>
-            <thead><tr><th>Friend</th><th>Status</th><th className="num">Bonus</th><th className="num" title="The friend's dollars now (total_earn)">$ balance</th><th>Invited</th></tr></thead>
-            <tbody>
-              {refs.page.data?.items.map((r) => (
-                <tr key={r.friendId}><td><Link to={`/players/${r.friendId}`}>{r.teleUsername || r.friendId}</Link></td><td>{r.status}</td><td className="num">{r.bonus}</td><td className="num">{r.totalEarn}</td><td>{formatTime(r.createdAtMs)}</td></tr>
-              ))}
-              {refs.page.data?.items.length === 0 && <tr><td colSpan={5} className="muted">No friends invited.</td></tr>}
-            </tbody>
-          </table>
-        </div>
-        <Pager atStart={refs.atStart} hasMore={Boolean(refs.page.data?.next)} older={refs.older} newest={refs.newest} />
-      </section>
-      <section className="panel">
-        <h2>Ledger</h2>
-        <div className="table-wrap">
-          <table data-testid="ledger">
-            <thead><tr><th>#</th><th>When</th><th>Kind</th><th>Currency</th><th className="num">Amount</th><th>Reference</th></tr></thead>
-            <tbody>
-              {ledger.page.data?.items.map((l) => (
-                <tr key={l.id}><td>{l.id}</td><td>{formatTime(l.createdAtMs)}</td><td>{l.kind}</td><td>{l.currency}</td><td className="num">{l.amount}</td><td className="small">{l.reference ?? ''}</td></tr>
-              ))}
-              {ledger.page.data?.items.length === 0 && <tr><td colSpan={6} className="muted">No ledger rows.</td></tr>}
-            </tbody>
-          </table>
-        </div>
-        <Pager atStart={ledger.atStart} hasMore={Boolean(ledger.page.data?.next)} older={ledger.older} newest={ledger.newest} />
-      </section>
+      <PagedPanel
+        title="Referrals"
+        list={refs}
+        head={<tr><th>Friend</th><th>Status</th><th className="num">Bonus</th><th className="num" title="The friend's dollars now (total_earn)">$ balance</th><th>Invited</th></tr>}
+        row={(r) => <tr key={r.friendId}><td><Link to={`/players/${r.friendId}`}>{r.teleUsername || r.friendId}</Link></td><td>{r.status}</td><td className="num">{r.bonus}</td><td className="num">{r.totalEarn}</td><td>{formatTime(r.createdAtMs)}</td></tr>}
+        columns={5}
+        empty="No friends invited."
+      />
+      <PagedPanel
+        title="Ledger"
+        testId="ledger"
+        list={ledger}
+        head={<tr><th>#</th><th>When</th><th>Kind</th><th>Currency</th><th className="num">Amount</th><th>Reference</th></tr>}
+        row={(l) => <tr key={l.id}><td>{l.id}</td><td>{formatTime(l.createdAtMs)}</td><td>{l.kind}</td><td>{l.currency}</td><td className="num">{l.amount}</td><td className="small">{l.reference ?? ''}</td></tr>}
+        columns={6}
+        empty="No ledger rows."
+      />
     </>
   );
 };
