@@ -91,14 +91,12 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
   for (const { name } of dropped) await db.exec(`DROP INDEX ${name}`);
   // Ranges of about a million players per transaction, `workers` at a time.
   const chunks = ranges(n, Math.max(workers, Math.ceil(n / 1_000_000)));
+  /** One statement over every chunk of players, `workers` chunks at a time; its time. */
+  const overChunks = (sql: string, params: (from: number, to: number) => unknown[]) =>
+    timed(() => pool(workers, chunks.map(([from, to]) => () => bulk(db, sql, params(from, to)))));
   // Joined over the last year (3 s apart): a day's new players are a day's, not everyone.
-  const usersMs = await timed(() =>
-    pool(
-      workers,
-      chunks.map(([from, to]) => () =>
-        bulk(
-          db,
-          `INSERT INTO users (id, refcode, ref_level, invite_cnt, referred_by, tele_username, tele_name, tele_age,
+  const usersMs = await overChunks(
+    `INSERT INTO users (id, refcode, ref_level, invite_cnt, referred_by, tele_username, tele_name, tele_age,
              total_earn, total_money, total_ref, total_money_ref, total_click, energy, energy_at_ms, tap_clock_ms,
              last_claimed_ms, is_claimed_welcome, created_at_ms, last_active_ms)
            SELECT $1::bigint + g, lpad(to_hex(g), 6, '0'), CASE WHEN g = 1 THEN 14 ELSE 1 END, CASE WHEN g = 1 THEN $3::int ELSE 0 END,
@@ -108,10 +106,7 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
              0, 0, (g::bigint * 7) % 10000, 500, $2::bigint, $2::bigint - 600000, $2::bigint, true,
              $2::bigint - g * 3000, $2::bigint - (g % 3) * $6::bigint
            FROM generate_series($4::int, $5::int) AS g`,
-          [firstId, nowMs, friends, from, to, dayMs],
-        ),
-      ),
-    ),
+    (from, to) => [firstId, nowMs, friends, from, to, dayMs],
   );
   const referralsMs = await timed(async () => {
     await bulk(
@@ -125,20 +120,12 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
     await db.query(`UPDATE users SET ref_pending_cnt = (SELECT count(*) FROM referrals WHERE referrer_id = $1 AND status = 'pending') WHERE id = $1`, [referrerId]);
   });
   // Three rows a player that sum to the balances, in id order (the ledger's primary key appends).
-  const ledgerMs = await timed(() =>
-    pool(
-      workers,
-      chunks.map(([from, to]) => () =>
-        bulk(
-          db,
-          `INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
+  const ledgerMs = await overChunks(
+    `INSERT INTO ledger (user_id, currency, amount, kind, reference, created_at_ms)
            SELECT u.id, x.c, x.a, x.k, NULL::text, $2::bigint
            FROM users u CROSS JOIN LATERAL (VALUES ('DOLLAR', u.total_earn, 'click'), ('MONEY', u.total_money, 'welcome'), ('DOLLAR', 0::numeric, 'passive')) AS x(c, a, k)
            WHERE u.id BETWEEN $1::bigint + $3::int AND $1::bigint + $4::int`,
-          [firstId, nowMs, from, to],
-        ),
-      ),
-    ),
+    (from, to) => [firstId, nowMs, from, to],
   );
   // 1,000 linked wallets spread over the table, on players with MONEY (eligible for the airdrop).
   const walletsMs = await timed(() =>

@@ -52,8 +52,7 @@ INSERT INTO rank_meta VALUES (1, 0, 0, 0, 2048);
 -- skipped because an older one of the same player is about to be taken.
 CREATE TABLE rank_dirty (
   user_id BIGINT NOT NULL
-) WITH (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0,
-        autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
+);
 
 CREATE FUNCTION rank_mark() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -115,8 +114,7 @@ CREATE TABLE stats_deltas (
   players BIGINT NOT NULL DEFAULT 0,
   clicks  BIGINT NOT NULL DEFAULT 0,
   earn    NUMERIC NOT NULL DEFAULT 0
-) WITH (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0,
-        autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
+);
 
 CREATE FUNCTION stats_player_joined() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -150,8 +148,12 @@ CREATE TABLE console_deltas (
   invited INTEGER NOT NULL DEFAULT 0,
   reached INTEGER NOT NULL DEFAULT 0,
   paid    INTEGER NOT NULL DEFAULT 0
-) WITH (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0,
-        autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
+);
+
+-- The marks and both delta tables are insert-only queues that their jobs empty: vacuumed every 1,000 rows.
+ALTER TABLE rank_dirty SET (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
+ALTER TABLE stats_deltas SET (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
+ALTER TABLE console_deltas SET (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_insert_threshold = 1000, autovacuum_vacuum_insert_scale_factor = 0);
 
 CREATE FUNCTION console_player_active() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
