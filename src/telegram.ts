@@ -1,5 +1,6 @@
 import WebAppSdk from '@twa-dev/sdk';
 import { i18n } from './i18n/i18n.ts';
+import { since, type TelegramFeature } from './telegram-versions.ts';
 
 /**
  * The one module that touches the Telegram SDK (@twa-dev/sdk). Everything else asks this module:
@@ -10,22 +11,7 @@ import { i18n } from './i18n/i18n.ts';
  */
 type WebApp = typeof WebAppSdk;
 
-/** The Bot API version each feature we use arrived in (core.telegram.org/bots/webapps). */
-export const since = {
-  colors: '6.1',
-  backButton: '6.1',
-  haptics: '6.1',
-  telegramLink: '6.1',
-  cloudStorage: '6.9',
-  verticalSwipes: '7.7',
-  story: '7.8',
-  fullscreen: '8.0',
-  orientationLock: '8.0',
-  homeScreen: '8.0',
-  preparedMessage: '8.0',
-  deviceStorage: '9.0',
-} as const;
-export type TelegramFeature = keyof typeof since;
+export { since, type TelegramFeature };
 
 // The SDK module runs Telegram's script, which installs window.Telegram.WebApp. The package is
 // CommonJS and bundlers disagree on its default-export interop (Vite's dev server gives the

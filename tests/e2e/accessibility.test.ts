@@ -129,8 +129,15 @@ const settle = async (page: Page) => {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 };
 
-const newContext = (browser: Browser, theme: Theme, width = 375): Promise<BrowserContext> =>
-  browser.newContext({ viewport: { width, height: 812 }, colorScheme: theme, bypassCSP: true, reducedMotion: 'reduce' });
+/** Runs `use` in a fresh browser context (one theme, one width), closed whatever happens. */
+const inContext = async (browser: Browser, theme: Theme, width: number, use: (context: BrowserContext) => Promise<void>): Promise<void> => {
+  const context = await browser.newContext({ viewport: { width, height: 812 }, colorScheme: theme, bypassCSP: true, reducedMotion: 'reduce' });
+  try {
+    await use(context);
+  } finally {
+    await context.close();
+  }
+};
 
 describe('accessibility: no serious or critical axe violation', () => {
   // An Adsgram block id, so Watch loads the (stand-in) Adsgram script and its popups can be audited.
@@ -142,8 +149,7 @@ describe('accessibility: no serious or critical axe violation', () => {
         const t = catalog(lang);
         const found: string[] = [];
         for (const screen of screens(t)) {
-          const context = await newContext(stack.browser, theme);
-          try {
+          await inContext(stack.browser, theme, 375, async (context) => {
             const state = createFakeState();
             screen.state?.(state);
             await routeApi(context, state);
@@ -158,9 +164,7 @@ describe('accessibility: no serious or critical axe violation', () => {
             const lines = (await audit(page)).map((line) => `[${screen.name}] ${line}`);
             for (const line of lines) console.log(`${lang} ${theme} ${line}`);
             found.push(...lines);
-          } finally {
-            await context.close();
-          }
+          });
         }
         expect(found).toEqual([]);
       }, 900_000);
@@ -172,16 +176,13 @@ describe('accessibility: no serious or critical axe violation', () => {
     for (const theme of ['light', 'dark'] as const) {
       for (const path of ['/', '/terms', '/policy', '/no-such-page']) {
         for (const lang of ['en', 'fa']) {
-          const context = await newContext(stack.browser, theme, 1280);
-          try {
+          await inContext(stack.browser, theme, 1280, async (context) => {
             const page = await context.newPage();
             await page.goto(`${stack.server.base}${path}?lang=${lang}`);
             await page.getByRole('heading').first().waitFor();
             await settle(page);
             found.push(...(await audit(page)).map((line) => `[${path} ${lang} ${theme}] ${line}`));
-          } finally {
-            await context.close();
-          }
+          });
         }
       }
     }
@@ -191,8 +192,7 @@ describe('accessibility: no serious or critical axe violation', () => {
   it('operator console: sign-in and every page, light and dark', async () => {
     const found: string[] = [];
     for (const theme of ['light', 'dark'] as const) {
-      const context = await newContext(stack.browser, theme, 1280);
-      try {
+      await inContext(stack.browser, theme, 1280, async (context) => {
         const page = await context.newPage();
         await page.goto(`${stack.server.base}/admin`);
         await page.getByRole('heading', { name: 'MONEY console' }).waitFor();
@@ -205,9 +205,7 @@ describe('accessibility: no serious or critical axe violation', () => {
           await settle(page);
           found.push(...(await audit(page)).map((line) => `[console ${path} ${theme}] ${line}`));
         }
-      } finally {
-        await context.close();
-      }
+      });
     }
     expect(found).toEqual([]);
   }, 600_000);
