@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initDataSecret, verifyInitData } from '../../server/players/init-data.ts';
+import { installErrorHandler } from '../../server/routes/error-handler.ts';
 import { offsetClock, registerDevLaunch, registerTestClock, testClockPath } from '../../server/dev/dev-routes.ts';
 import { devTokenFile, resolveBotToken } from '../../server/dev/dev-token.ts';
 import { demoUser, initDataOf, launchUrl } from '../../server/dev/launch-url.ts';
@@ -68,6 +69,8 @@ describe('development routes', () => {
     const { token } = resolveBotToken(undefined, tempDir());
     const clock = offsetClock({ now: () => now });
     const app = Fastify();
+    // As on the real server (server/app.ts), a refusal is answered by the edge's one handler.
+    installErrorHandler(app);
     registerDevLaunch(app, { botToken: token, clock });
     const res = await app.inject('/dev/launch?user=777&username=friend&start=Zz99Yy');
     expect(res.statusCode).toBe(302);
@@ -81,6 +84,8 @@ describe('development routes', () => {
   it('the test clock moves only forward, by whole milliseconds', async () => {
     const clock = offsetClock({ now: () => now });
     const app = Fastify();
+    // As on the real server (server/app.ts), a refusal is answered by the edge's one handler.
+    installErrorHandler(app);
     registerTestClock(app, clock);
     const moved = await app.inject({ method: 'POST', url: testClockPath, payload: { advanceMs: 3_600_000 } });
     expect(moved.json()).toEqual({ now: now + 3_600_000 });
