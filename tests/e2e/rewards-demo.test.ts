@@ -89,12 +89,11 @@ describe.each(dbKinds)('rewards in real play with the demo stand-ins, real serve
   it('connects X after the welcome claim: the X part is credited once and the title follows', async () => {
     const before = await (await api()).status();
     await page.getByRole('button', { name: 'Open profile' }).click();
-    const tab = context.waitForEvent('page');
+    // The demo's X consent opens in this tab, and its callback comes back to the mini-app (docs/mini-app.md).
     await page.getByRole('button', { name: /Connect X/ }).click();
-    const x = await tab;
-    await x.waitForURL(/x_connect=ok/);
-    await x.close();
-    await page.getByRole('button', { name: 'I connected' }).click();
+    await page.waitForURL(/x_connect=ok/);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.getByRole('button', { name: 'Open profile' }).click();
     await page.getByText('@demo_x_user').waitFor();
     const after = await (await api()).status();
     expect(after.twAge).toBeGreaterThan(3_000);
