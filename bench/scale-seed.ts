@@ -33,6 +33,8 @@ export interface SeedTimes {
   referralsMs: number;
   ledgerMs: number;
   walletsMs: number;
+  /** A reminders row for every player (docs/rules.md §15.4). */
+  remindersMs: number;
   indexesMs: number;
   vacuumMs: number;
   /** The first build of the ranked view from scratch (its secondary indexes built after). */
@@ -87,7 +89,7 @@ const ranges = (n: number, parts: number): [number, number][] => {
 export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: number): Promise<SeedTimes & { ranks: RankRebuild }> => {
   if (n > maxPlayers) throw new Error(`scale seed: at most ${maxPlayers} players (6-digit refcodes)`);
   const friends = Math.min(friendsOfReferrer, n - 1);
-  const dropped = await secondaryIndexes(db, ['users', 'ledger', 'referrals']);
+  const dropped = await secondaryIndexes(db, ['users', 'ledger', 'referrals', 'daily_reminders']);
   for (const { name } of dropped) await db.exec(`DROP INDEX ${name}`);
   // Ranges of about a million players per transaction, `workers` at a time.
   const chunks = ranges(n, Math.max(workers, Math.ceil(n / 1_000_000)));
@@ -139,6 +141,15 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
       [firstId, n, nowMs, linkedWallets],
     ),
   );
+  // Every player has a reminders row, due at a moment spread over the day after the next hour, so
+  // the reminders job (docs/rules.md §15.4) has every player in its index and none due until the
+  // bench makes some due.
+  const remindersMs = await overChunks(
+    `INSERT INTO daily_reminders (user_id, seen_hour, remind_at_ms)
+     SELECT $1::bigint + g, $2::bigint / 3600000 - 1, $2::bigint + 3600000 + (g::bigint * 2654435761) % $5::bigint
+     FROM generate_series($3::int, $4::int) AS g`,
+    (from, to) => [firstId, nowMs, from, to, dayMs],
+  );
   const indexesMs = await timed(() =>
     pool(
       workers,
@@ -151,7 +162,7 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
     ),
   );
   // Planner statistics and the visibility map, as autovacuum would leave a settled table.
-  const vacuumMs = await timed(() => pool(workers, ['users', 'referrals', 'ledger', 'ton_wallets'].map((t) => () => db.exec(`VACUUM ANALYZE ${t}`))));
+  const vacuumMs = await timed(() => pool(workers, ['users', 'referrals', 'ledger', 'ton_wallets', 'daily_reminders'].map((t) => () => db.exec(`VACUUM ANALYZE ${t}`))));
   // The ranked view from scratch, its secondary indexes built after the rows (as above).
   let ranks: RankRebuild | undefined;
   const rankBuildMs = await timed(async () => {
@@ -166,5 +177,5 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
     await rebuildStatsCache(db, nowMs);
     await rebuildConsoleCounters(db, nowMs);
   });
-  return { workers, usersMs, referralsMs, ledgerMs, walletsMs, indexesMs, vacuumMs, rankBuildMs, countersMs, ranks: ranks! };
+  return { workers, usersMs, referralsMs, ledgerMs, walletsMs, remindersMs, indexesMs, vacuumMs, rankBuildMs, countersMs, ranks: ranks! };
 };

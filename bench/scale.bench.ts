@@ -24,6 +24,7 @@ import { rebuildConsoleCounters, refreshConsoleAggregates } from '../server/cons
 import { loadConfig } from '../server/core/config/config.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { openRedis } from '../server/core/redis.ts';
+import { runReminders } from '../server/daily/reminders.ts';
 import { integrityRulesOf, refreshIntegrity } from '../server/integrity/exports.ts';
 import { applyPendingRanks } from '../server/leaderboard/rank-view.ts';
 import { publishRanks, ranksVersionKey, syncRedisRanks } from '../server/leaderboard/redis-ranks.ts';
@@ -213,6 +214,10 @@ interface JobTimes {
   integrityMs: number | null;
   airdropMs: number | null;
   airdropWallets: number;
+  /** The reminders job's run with 1,000 players due, and with 10,000 due (one run decides REMINDERS_BATCH of them). */
+  reminders1kMs?: number;
+  reminders10kMs?: number;
+  remindersBatch?: number;
 }
 
 interface ServerRun {
@@ -291,6 +296,24 @@ const timeJobs = async (db: Db, players: number): Promise<JobTimes> => {
   } catch (err) {
     console.error('  integrity signals failed:', err);
   }
+  // The reminders job: `due` players' moment set to now, then one run as the job runs it (docs/rules.md §15.4).
+  const remindersBatch = loadConfig({ DATABASE_URL: adminUrl }).REMINDERS_BATCH;
+  const reminderRun = async (due: number, salt: number) => {
+    await db.query(
+      `UPDATE daily_reminders SET remind_at_ms = $5::bigint - 1 WHERE user_id IN
+         (SELECT DISTINCT $1::bigint + 1 + ((k::bigint * 2654435761 + $4::bigint) % $2::bigint) FROM generate_series(1, $3::int) AS k)`,
+      [firstId, players, due, salt, now],
+    );
+    const [ms] = await timedMs(() => db.transaction((tx) => runReminders(tx, { batch: remindersBatch, miniAppUrl: 'https://example.org/app' }, now)));
+    return ms;
+  };
+  const reminders1kMs = await reminderRun(1_000, 11);
+  const reminders10kMs = await reminderRun(10_000, 12);
+  // What the runs queued is not sent, and the players left due are due tomorrow: the server's own
+  // jobs then find nothing due while the calls are measured (the bench has no Bot API).
+  await db.query(`UPDATE broadcast_recipients SET status = 'failed', error = 'bench', done_at_ms = $1 WHERE status = 'pending'`, [now]);
+  await db.query('UPDATE broadcasts SET finished_at_ms = $1 WHERE finished_at_ms IS NULL', [now]);
+  await db.query('UPDATE daily_reminders SET remind_at_ms = $1::bigint + 86400000 WHERE remind_at_ms <= $1', [now]);
   let airdropMs: number | null = null;
   let airdropWallets = 0;
   try {
@@ -301,7 +324,7 @@ const timeJobs = async (db: Db, players: number): Promise<JobTimes> => {
   } catch (err) {
     console.error('  airdrop snapshot failed:', err);
   }
-  return { rankApply1kMs, rankApply10kMs, redisPublishMs, redisCatchUp1kMs, statsFoldMs, statsRebuildMs, consoleMs, consoleRebuildMs, integrityMs, airdropMs, airdropWallets };
+  return { rankApply1kMs, rankApply10kMs, redisPublishMs, redisCatchUp1kMs, statsFoldMs, statsRebuildMs, consoleMs, consoleRebuildMs, integrityMs, airdropMs, airdropWallets, reminders1kMs, reminders10kMs, remindersBatch };
 };
 
 const storageBytes = async (db: Db, players: number) => {
@@ -382,7 +405,7 @@ const measureSize = async (players: number): Promise<SizeResult> => {
     const load0 = loadavg()[0]!;
     console.log(`${players.toLocaleString('en')} players: seeding with ${seedWorkers} workers…`);
     const seed = await seedPlayers(db, players, Date.now(), seedWorkers);
-    const seeded = seed.usersMs + seed.referralsMs + seed.ledgerMs + seed.walletsMs + seed.indexesMs;
+    const seeded = seed.usersMs + seed.referralsMs + seed.ledgerMs + seed.walletsMs + seed.remindersMs + seed.indexesMs;
     console.log(`  seeded in ${(seeded / 1000).toFixed(1)} s (+ vacuum ${(seed.vacuumMs / 1000).toFixed(1)} s, ranked view ${(seed.rankBuildMs / 1000).toFixed(1)} s, counters ${(seed.countersMs / 1000).toFixed(1)} s)`);
     const jobs = await timeJobs(db, players);
     console.log(`  jobs: ${JSON.stringify(jobs)}`);
@@ -471,11 +494,12 @@ const report = (fresh: SizeResult[]) => {
   });
   const seedLines = results.map((r) => {
     const s = r.seed;
-    return `| ${r.players.toLocaleString('en')} | ${s.workers} | ${sec(s.usersMs)} | ${sec(s.ledgerMs)} | ${sec(s.referralsMs + s.walletsMs)} | ${sec(s.indexesMs)} | ${sec(s.vacuumMs)} | **${sec(s.usersMs + s.referralsMs + s.ledgerMs + s.walletsMs + s.indexesMs + s.vacuumMs)}** | ${sec(s.rankBuildMs)} | ${sec(s.countersMs)} |`;
+    const reminders = s.remindersMs ?? 0;
+    return `| ${r.players.toLocaleString('en')} | ${s.workers} | ${sec(s.usersMs)} | ${sec(s.ledgerMs)} | ${sec(s.referralsMs + s.walletsMs)} | ${sec(reminders)} | ${sec(s.indexesMs)} | ${sec(s.vacuumMs)} | **${sec(s.usersMs + s.referralsMs + s.ledgerMs + s.walletsMs + reminders + s.indexesMs + s.vacuumMs)}** | ${sec(s.rankBuildMs)} | ${sec(s.countersMs)} |`;
   });
   const jobLines = results.map((r) => {
     const j = r.jobs;
-    return `| ${r.players.toLocaleString('en')} | ${ms(j.rankApply1kMs)} | ${ms(j.rankApply10kMs)} | ${ms(j.redisCatchUp1kMs)} | ${ms(j.redisPublishMs)} | ${ms(j.statsFoldMs)} | ${ms(j.statsRebuildMs)} | ${ms(j.consoleMs)} | ${ms(j.consoleRebuildMs)} | ${ms(j.integrityMs)} | ${ms(j.airdropMs)} (${j.airdropWallets.toLocaleString('en')} wallets) |`;
+    return `| ${r.players.toLocaleString('en')} | ${ms(j.rankApply1kMs)} | ${ms(j.rankApply10kMs)} | ${ms(j.redisCatchUp1kMs)} | ${ms(j.redisPublishMs)} | ${ms(j.statsFoldMs)} | ${ms(j.statsRebuildMs)} | ${ms(j.consoleMs)} | ${ms(j.consoleRebuildMs)} | ${ms(j.integrityMs)} | ${ms(j.airdropMs)} (${j.airdropWallets.toLocaleString('en')} wallets) | ${ms(j.reminders1kMs ?? null)} / ${ms(j.reminders10kMs ?? null)} |`;
   });
   // Each job at 0.1% of a core or more, largest first, and all jobs together.
   const share = (run: ServerRun) => {
@@ -510,14 +534,14 @@ ${verdict}
 
 Seeding (bench/scale-seed.ts; generate_series in parallel transactions, triggers off, every secondary index built after the load; then the maintained structures from scratch):
 
-| players | workers | users | ledger (3 rows a player) | 20,000 referrals + ${linkedWallets.toLocaleString('en')} wallets | indexes | vacuum analyze | seed total | ranked view, first build | counters from scratch |
-|---|---|---|---|---|---|---|---|---|---|
+| players | workers | users | ledger (3 rows a player) | 20,000 referrals + ${linkedWallets.toLocaleString('en')} wallets | reminders rows | indexes | vacuum analyze | seed total | ranked view, first build | counters from scratch |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${seedLines.join('\n')}
 
-The jobs that grow with players, each timed alone before the server starts (ms). The maintained ones cost what changed: the ranks job applying the marks of 1,000 or 10,000 MONEY changes, the Redis mirror catching up on 1,000, the stats and console folds; beside them what a scan of every player costs (the whole-set copy into Redis, the counters from scratch) and the integrity signals and the airdrop snapshot over the seeded wallets (\`npm run bench:snapshot\` measures 1M wallets):
+The jobs that grow with players, each timed alone before the server starts (ms). The maintained ones cost what changed: the ranks job applying the marks of 1,000 or 10,000 MONEY changes, the Redis mirror catching up on 1,000, the stats and console folds; beside them what a scan of every player costs (the whole-set copy into Redis, the counters from scratch) and the integrity signals and the airdrop snapshot over the seeded wallets (\`npm run bench:snapshot\` measures 1M wallets). Every player has a reminders row, due later; the reminders job's run is timed with 1,000 and with 10,000 players made due (one run decides at most REMINDERS_BATCH, ${(results.at(-1)!.jobs.remindersBatch ?? 2000).toLocaleString('en')}, oldest first, queuing each into the broadcast queue):
 
-| players | ranks: 1,000 changes | ranks: 10,000 changes | Redis catch-up, 1,000 | Redis whole copy | stats fold | stats from scratch | console job | console from scratch | integrity signals | airdrop snapshot |
-|---|---|---|---|---|---|---|---|---|---|---|
+| players | ranks: 1,000 changes | ranks: 10,000 changes | Redis catch-up, 1,000 | Redis whole copy | stats fold | stats from scratch | console job | console from scratch | integrity signals | airdrop snapshot | reminders run: 1,000 / 10,000 due |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 ${jobLines.join('\n')}
 
 While the server ran the calls above: each job's share of one core (money_job_duration_seconds summed over the run ÷ the run's wall time; an upper bound, it includes waits), how long a MONEY change took to show in the player's own rank (committed → GET /leaderboard answers the new rank), and what a click batch writes (rows, and WAL bytes from pg_current_wal_lsn over the click run; the WAL is the whole cluster's, so other work on the machine adds to it):

@@ -38,7 +38,14 @@ const pipelining = Number(process.env.BENCH_PIPELINING ?? 1);
 // CPU per batch at one fixed rate compares two builds on a machine other work shares.
 const rate = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
 
-type Target = 'postgres' | 'pglite' | 'memory' | 'noop';
+/**
+ * "postgres+metrics" is the PostgreSQL target with METRICS_TOKEN set (every request timed into the
+ * histograms, docs/operations.md); "postgres+preload" is it started as `npm start` starts it, with
+ * the traces preload and no OTEL_EXPORTER_OTLP_ENDPOINT (traces off). Each is compared with plain
+ * "postgres" round by round: what operations cost the click path.
+ */
+type Target = 'postgres' | 'postgres+metrics' | 'postgres+preload' | 'pglite' | 'memory' | 'noop';
+const isPostgres = (t: Target) => t.startsWith('postgres');
 
 // ---------------------------------------------------------------- server side (child process)
 
@@ -202,8 +209,8 @@ const serveOne = async (target: Target): Promise<Served> => {
     measured = m.measured;
     close = () => app!.close();
   } else {
-    const config = target === 'postgres' ? pgConfig() : loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production' });
-    const db = await openDb(config, target === 'postgres' ? { schema: benchSchema(), poolSize: 12 } : { inMemory: true });
+    const config = target === 'postgres+metrics' ? loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production', DATABASE_URL: benchPgUrl, METRICS_TOKEN: randomBytes(24).toString('hex') }) : isPostgres(target) ? pgConfig() : loadConfig({ BOT_TOKEN: botToken, NODE_ENV: 'production' });
+    const db = await openDb(config, isPostgres(target) ? { schema: benchSchema(), poolSize: 12 } : { inMemory: true });
     await seedPlayers(db, Date.now());
     app = await createApp({ db, config, clock: systemClock });
     totalClicks = () => storedClicks(db);
@@ -243,7 +250,8 @@ const startFlags = (JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const startServer = (target: Target): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
-    const execArgv = [...startFlags, '--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])];
+    const preload = target === 'postgres+preload' ? ['--import', fileURLToPath(new URL('../server/tracing-preload.ts', import.meta.url))] : [];
+    const execArgv = [...startFlags, '--import', 'tsx', ...preload, ...(process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])];
     const child = fork(fileURLToPath(import.meta.url), ['--serve', target], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${target} server exited with ${code}`)));
@@ -374,6 +382,16 @@ const main = async () => {
   /** The median over rounds of those ratios. */
   const ratioOf = (t: Target): number | undefined => (targets.includes('memory') ? median(roundRatios(t)) : undefined);
   const pg = results.find((r) => r.target === 'postgres');
+  // What operations cost the click path: each variant's batches/s ÷ plain PostgreSQL's, round by round (at most 3 % fewer).
+  const opsCost = (['postgres+metrics', 'postgres+preload'] as const)
+    .filter((t) => targets.includes(t) && targets.includes('postgres'))
+    .map((t) => {
+      const ratios = byRound.map((m) => m.get(t)!.rps / m.get('postgres')!.rps);
+      const x = median(ratios);
+      const what = t === 'postgres+metrics' ? 'Metrics on (METRICS_TOKEN)' : 'The traces preload with traces off (as `npm start` runs)';
+      return `\n- ${what}: ${x.toFixed(3)}× plain PostgreSQL's batches/s (median; rounds ${ratios.map((y) => y.toFixed(3)).join(', ')}), ${((1 - x) * 100).toFixed(1)} % fewer; at most 3 % fewer: ${x >= 0.97 ? 'met' : 'NOT met'}.`;
+    })
+    .join('');
   const lite = results.find((r) => r.target === 'pglite');
   const noop = results.find((r) => r.target === 'noop');
   const cores = cpus().length;
@@ -412,7 +430,7 @@ autocannon, ${connections} connections${pipelining > 1 ? `, pipelining ${pipelin
 ${rows.join('\n')}
 
 - ${verdict(pg, 'PostgreSQL', pgTarget.ratio, pgTarget.p99Ms)}
-- ${verdict(lite, 'PGlite', 0.15)}${noop !== undefined ? `\n- The trivial route's ceiling on this machine at the same time was ${Math.round(noop.rps)} requests/s (p99 ${noop.p99} ms): no storage can make POST /click faster than that here.` : ''}
+- ${verdict(lite, 'PGlite', 0.15)}${opsCost}${noop !== undefined ? `\n- The trivial route's ceiling on this machine at the same time was ${Math.round(noop.rps)} requests/s (p99 ${noop.p99} ms): no storage can make POST /click faster than that here.` : ''}
 
 The PostgreSQL target is ${pgTarget.ratio}× the in-memory route in one run (docs/decisions/server.md): on quiet machines, where both routes share two cores with the load generator, the route measured 0.49–0.54×.`,
   );
