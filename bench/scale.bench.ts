@@ -241,6 +241,8 @@ interface SizeResult {
   runs: Record<'postgres' | 'redis', ServerRun>;
   /** The cluster's autovacuum setting: off, dead tuples are only what the run left, and the bench vacuums after its job timings. */
   autovacuum: boolean;
+  /** The cluster's shared_buffers (ops/postgresql-primary.conf sets a 10M primary's). */
+  sharedBuffers?: string;
   load: [number, number];
   cores: number;
 }
@@ -411,7 +413,8 @@ const measureSize = async (players: number): Promise<SizeResult> => {
     console.log(`  jobs: ${JSON.stringify(jobs)}`);
     // With autovacuum off (a shared development cluster), the job timings' updates would leave the
     // visibility map cleared and every index-only read fetching rows: vacuum as autovacuum would.
-    const autovacuum = (await db.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AS on")).rows[0]!.on;
+    const settings = (await db.query<{ on: boolean; buffers: string }>("SELECT current_setting('autovacuum') = 'on' AS on, current_setting('shared_buffers') AS buffers")).rows[0]!;
+    const autovacuum = settings.on;
     if (!autovacuum) await db.exec('VACUUM ANALYZE users, ledger, rank_entries, rank_blocks, rank_dirty, stats_deltas');
     const bytes = await storageBytes(db, players);
     const runs = {} as SizeResult['runs'];
@@ -456,7 +459,7 @@ const measureSize = async (players: number): Promise<SizeResult> => {
     }
     const dead1 = await deadTuples(db);
     const vacuum = Object.fromEntries(hotTables.map((t) => [t, { before: dead0[t]?.dead ?? 0, after: dead1[t]?.dead ?? 0, runs: (dead1[t]?.runs ?? 0) - (dead0[t]?.runs ?? 0) }]));
-    return { players, measuredAt: new Date().toISOString(), seed, jobs, bytes, rowsPerClick, walPerClick, vacuum, runs, autovacuum, load: [load0, loadavg()[0]!], cores: cpus().length };
+    return { players, measuredAt: new Date().toISOString(), seed, jobs, bytes, rowsPerClick, walPerClick, vacuum, runs, autovacuum, sharedBuffers: settings.buffers, load: [load0, loadavg()[0]!], cores: cpus().length };
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -509,7 +512,7 @@ const report = (fresh: SizeResult[]) => {
   };
   const runLines = results.map(
     (r) =>
-      `| ${r.players.toLocaleString('en')} | ${share(r.runs.postgres)} | ${share(r.runs.redis)} | ${ms(r.runs.postgres.stalenessMs)} / ${ms(r.runs.redis.stalenessMs)} | ${r.rowsPerClick.toFixed(2)} | ${Math.round(r.walPerClick).toLocaleString('en')} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${r.cores} cores | ${r.measuredAt.slice(0, 10)} |`,
+      `| ${r.players.toLocaleString('en')} | ${share(r.runs.postgres)} | ${share(r.runs.redis)} | ${ms(r.runs.postgres.stalenessMs)} / ${ms(r.runs.redis.stalenessMs)} | ${r.rowsPerClick.toFixed(2)} | ${Math.round(r.walPerClick).toLocaleString('en')} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${r.cores} cores | shared_buffers ${r.sharedBuffers ?? '128MB'}, autovacuum ${r.autovacuum ? 'on' : 'off'} | ${r.measuredAt.slice(0, 10)} |`,
   );
   const byteLines = results.map((r) => `| ${r.players.toLocaleString('en')} | ${r.bytes.users} | ${r.bytes.ledger} | ${r.bytes.referrals} | ${r.bytes.ranks} | ${r.bytes.indexes} | ${r.bytes.users + r.bytes.ledger + r.bytes.referrals + r.bytes.ranks} |`);
   const vacLines = results.map((r) => `| ${r.players.toLocaleString('en')}${r.autovacuum === false ? ' (autovacuum off)' : ''} | ${hotTables.map((t) => `${r.vacuum[t]!.before.toLocaleString('en')} → ${r.vacuum[t]!.after.toLocaleString('en')} (${r.vacuum[t]!.runs})`).join(' | ')} |`);
@@ -546,8 +549,8 @@ ${jobLines.join('\n')}
 
 While the server ran the calls above: each job's share of one core (money_job_duration_seconds summed over the run ÷ the run's wall time; an upper bound, it includes waits), how long a MONEY change took to show in the player's own rank (committed → GET /leaderboard answers the new rank), and what a click batch writes (rows, and WAL bytes from pg_current_wal_lsn over the click run; the WAL is the whole cluster's, so other work on the machine adds to it):
 
-| players | jobs' share of a core, PostgreSQL | with Redis | rank change visible after, PostgreSQL / Redis (ms) | rows per click batch | WAL bytes per click batch | load average | measured |
-|---|---|---|---|---|---|---|---|
+| players | jobs' share of a core, PostgreSQL | with Redis | rank change visible after, PostgreSQL / Redis (ms) | rows per click batch | WAL bytes per click batch | load average | cluster | measured |
+|---|---|---|---|---|---|---|---|---|
 ${runLines.join('\n')}
 
 Storage, bytes per player (pg_total_relation_size: each table with its indexes and TOAST; "indexes" is every index of these tables):
