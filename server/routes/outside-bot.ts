@@ -14,8 +14,8 @@ import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { apiKeyHeader, broadcastBody } from './operator.ts';
-import { objectOf } from './schemas.ts';
+import { broadcastBody } from './operator.ts';
+import { apiKeyHeader, objectOf } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
 
 const progressSchema = objectOf<BroadcastProgress>()({
