@@ -117,7 +117,8 @@ export const refusals = {
 
   // --- Ads (§7 /start-watch-ads, /claim-ads-reward).
   adsDailyLimit: player('You have watched {count} videos today'),
-  adsUnconfigured: player('Ads are not configured (ADS_TOKEN_SECRET is empty)'),
+  /** No ADS_TOKEN_SECRET: the server log names the setting (server/routes/outside-ads.ts), never the player's message. */
+  adsUnconfigured: player('Ads are not available right now, please try again later'),
   noAdsTask: player('There is no active ads task'),
   notAnAdsTask: player('Task {taskId} is not an ads task'),
   adTokenMalformed: player('encryptData must be base64 of the token from /start-watch-ads'),

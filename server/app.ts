@@ -97,7 +97,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const frozen = createFrozenSet(deps.db);
   await frozen.refresh();
   app.addHook('onClose', async () => frozen.stop());
-  const airdrop = createServedRound(deps.db, (err, round) => app.log.error({ err, round }, 'airdrop dictionary failed to load'));
+  const airdrop = createServedRound(deps.db, clock, (err, round) => app.log.error({ err, round }, 'airdrop dictionary failed to load'));
   const ctx: RouteContext = {
     db: deps.db,
     reads: deps.reads ?? deps.db,

@@ -1,9 +1,10 @@
 /**
  * What the claim API serves (docs/airdrop.md): the newest built round, read at most once a second
- * per process, and each round's parsed dictionary, loaded once per process (single flight) and
+ * of the server's clock per process, and each round's parsed dictionary, loaded once per process (single flight) and
  * kept. One per app, shared by every door that takes a snapshot, so each one makes the new round
  * served at once.
  */
+import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import type { AirdropTree } from './airdrop-tree.ts';
@@ -18,13 +19,13 @@ export interface ServedRound {
   snapshotTaken(round: number, tree?: AirdropTree): void;
 }
 
-export const createServedRound = (db: Db, logError: (err: unknown, round: number) => void): ServedRound => {
+export const createServedRound = (db: Db, clock: Clock, logError: (err: unknown, round: number) => void): ServedRound => {
   const trees = new Map<number, Promise<AirdropTree>>();
   const ready = new Map<number, AirdropTree>();
   let latest: { at: number; round: Promise<RoundSummary | null> } | null = null;
   return {
     round: () => {
-      const now = Date.now();
+      const now = clock.now();
       if (latest === null || now - latest.at > 1_000) {
         const round = latestBuiltRound(db);
         latest = { at: now, round };

@@ -17,6 +17,7 @@ import type { RedisHandle } from '../core/redis.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { dailySecretOf } from '../core/config/daily-config.ts';
 import { chosenLanguageOf } from '../players/exports.ts';
+import { noteBotReachable } from '../daily/exports.ts';
 import { createBot } from '../bot/exports.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
@@ -47,13 +48,28 @@ export interface BotHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * The game's bot, the same at both doors (long polling here, POST /public/telegram-webhook): /start
+ * in the language the player chose, and a player who writes to it is reachable for reminders again
+ * (docs/rules.md §15.4).
+ */
+export const createGameBot = (deps: { db: Db; config: Config; clock: Clock }, token: string): Bot =>
+  createBot({
+    token,
+    apiRoot: deps.config.BOT_API_ROOT,
+    miniAppUrl: miniAppUrl(deps.config),
+    admin: botAdminOf(deps.config),
+    chosenLanguage: chosenLanguageOf(deps.db),
+    playerWrote: (userId) => noteBotReachable(deps.db, userId, deps.clock.now()),
+  });
+
 /** Starts the bot: long polling, or registers WEBHOOK_URL with Telegram. */
 export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
   const { config } = deps;
   const log = deps.log ?? ((m: string) => console.log(m));
   const token = config.BOT_TOKEN;
   if (!deps.realBot || token === undefined) return { mode: 'off', stop: async () => {} };
-  const bot: Bot = createBot({ token, apiRoot: config.BOT_API_ROOT, miniAppUrl: miniAppUrl(config), admin: botAdminOf(config), chosenLanguage: chosenLanguageOf(deps.db) });
+  const bot = createGameBot(deps, token);
   if (config.WEBHOOK_URL) {
     await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: ['message'] });
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);

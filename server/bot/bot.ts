@@ -1,6 +1,8 @@
 /**
  * The grammY bot: `/start [payload]` answers, in the player's language (docs/i18n.md), with a button
- * that opens the mini-app and passes the start parameter through. The Bot API root comes from config so tests talk to a fake.
+ * that opens the mini-app and passes the start parameter through; any private message tells the
+ * caller's `playerWrote` the player can be reached again (docs/rules.md §15.4). The Bot API root
+ * comes from config so tests talk to a fake.
  */
 import { Bot, InlineKeyboard } from 'grammy';
 import { localeForLanguageCode, locales } from '../../engine/i18n/locales.ts';
@@ -25,6 +27,12 @@ export interface BotOptions {
    * Telegram's language_code; a failed or slow lookup answers in Telegram's.
    */
   chosenLanguage?: (userId: number) => Promise<string | null>;
+  /**
+   * A player wrote in the bot's private chat (/start or any message), so the bot can reach them
+   * again: the daily feature's `noteBotReachable` (docs/rules.md §15.4). Its failure is logged and
+   * never holds up the answer.
+   */
+  playerWrote?: (userId: number) => Promise<unknown>;
 }
 
 /** Telegram's rule for start parameters: up to 64 of [A-Za-z0-9_-]. */
@@ -46,6 +54,14 @@ export const adminButtonText = 'Open the console';
 export const createBot = (opts: BotOptions): Bot => {
   const bot = new Bot(opts.token, { client: { apiRoot: opts.apiRoot, timeoutSeconds: opts.timeoutSeconds ?? 30 } });
   const start = startTexts();
+  const wrote = opts.playerWrote;
+  if (wrote !== undefined) {
+    bot.on('message', async (ctx, next) => {
+      const seen = ctx.chat.type === 'private' && ctx.from !== undefined ? wrote(ctx.from.id).catch((err: unknown) => console.error('bot: noting a player failed', err)) : undefined;
+      await next();
+      await seen;
+    });
+  }
   bot.command('start', async (ctx) => {
     const payload = ctx.match.trim();
     // The player's language: the one chosen in the mini-app, else Telegram's language_code, else English.

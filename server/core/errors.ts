@@ -15,6 +15,8 @@ export interface RefusalDetails {
   readonly cause?: unknown;
   /** Every bad field of a form at once, `{ field: problem }` (the console's task form). */
   readonly fields?: Readonly<Record<string, string>>;
+  /** Seconds the client should wait before asking again, when a setting decides it (SHED_RETRY_AFTER_S); else the edge's table. */
+  readonly retryAfterS?: number;
 }
 
 /** A request refused by a rule; `message` is the code's English with its values filled in. */
@@ -23,6 +25,7 @@ export class Refusal extends Error {
   readonly field: string | undefined;
   readonly values: RefusalValues;
   readonly fields: Readonly<Record<string, string>> | undefined;
+  readonly retryAfterS: number | undefined;
 
   constructor(
     readonly code: RefusalCode,
@@ -33,6 +36,7 @@ export class Refusal extends Error {
     this.field = details.field;
     this.values = values;
     this.fields = details.fields;
+    this.retryAfterS = details.retryAfterS;
   }
 }
 

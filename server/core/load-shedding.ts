@@ -2,9 +2,10 @@
  * Overload is shed before the event loop drowns (docs/faults.md "Overload"): @fastify/under-pressure
  * samples the event loop's delay and utilization, the heap and the queue of admitted requests
  * (below) every SHED_SAMPLE_MS, and while the last sample is past a bound every request is
- * answered 503 with Retry-After in its onRequest hook,
- * before its body is read or any work is done. The body is the `overloaded` refusal, which the
- * mini-app's engine treats like the database away: one "Reconnecting…" line, taps kept and resent.
+ * refused `overloaded` (with SHED_RETRY_AFTER_S) in its onRequest hook, before its body is read or
+ * any work is done. The edge answers it like any refusal (server/routes/refusal-status.ts: 503 with
+ * Retry-After); the mini-app's engine treats it like the database away: one "Reconnecting…" line,
+ * taps kept and resent.
  *
  * /livez and /metrics are never shed: a process manager that restarted a busy process, or a
  * Prometheus that lost its scrape, would make the overload worse and hide it.
@@ -12,9 +13,8 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '../../engine/api-types.ts';
-import { refusalMessage } from '../../engine/refusals.ts';
 import type { Config } from './config/config.ts';
+import { refuse } from './errors.ts';
 import { metrics, type ShedReason } from './metrics.ts';
 
 /** Paths answered whatever the load (docs/operations.md "Probes"). */
@@ -24,9 +24,6 @@ export type SheddingConfig = Pick<
   Config,
   'SHED_EVENT_LOOP_DELAY_MS' | 'SHED_EVENT_LOOP_UTILIZATION' | 'SHED_HEAP_USED_RATIO' | 'SHED_QUEUE_DELAY_MS' | 'SHED_SAMPLE_MS' | 'SHED_RETRY_AFTER_S'
 >;
-
-/** The body of a shed request: the `overloaded` refusal. */
-export const overloadedBody: ErrorBody = { error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' };
 
 /** Fewer answers than this in a sample say nothing about a queue: a few slow outside calls are not an overload. */
 export const queueSampleMin = 8;
@@ -76,14 +73,12 @@ export const installLoadShedding = async (app: FastifyInstance, config: Shedding
     sampleInterval: config.SHED_SAMPLE_MS,
     // The plugin's "health check" is our queue test, taken once a sample.
     ...(queue !== undefined ? { healthCheck: async () => !queue.sample(), healthCheckInterval: config.SHED_SAMPLE_MS } : {}),
-    pressureHandler: (request, reply, type) => {
-      // Undefined: the request goes on as if nothing happened.
-      if (shedExemptPaths.has(request.url.split('?', 1)[0]!)) return undefined;
+    // Resolved: the request goes on as if nothing happened. Rejected: the plugin's next(err), so
+    // the refusal goes to the edge's error handler and no later hook, parser or handler runs.
+    pressureHandler: async (request, _reply, type) => {
+      if (shedExemptPaths.has(request.url.split('?', 1)[0]!)) return;
       metrics.http.shed.inc({ reason: type === 'healthCheck' ? 'queueDelay' : (type as ShedReason) });
-      // Answered here (the plugin's documented way): Fastify runs no later hook, parser or handler
-      // for a reply already sent.
-      void reply.status(503).header('retry-after', String(config.SHED_RETRY_AFTER_S)).send(overloadedBody);
-      return undefined;
+      throw refuse('overloaded', { retryAfterS: config.SHED_RETRY_AFTER_S });
     },
   });
 };

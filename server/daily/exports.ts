@@ -3,3 +3,4 @@ export { noteUpgrade } from './upgrade-hook.ts';
 export { createPuzzleSource } from './puzzles.ts';
 export type { PuzzleSource } from './puzzles.ts';
 export { dailyPuzzlesJob, dailyRemindersJob } from './jobs.ts';
+export { noteBotReachable } from './reminders.ts';

@@ -118,6 +118,29 @@ export const setReminders = (db: Db, userId: number, on: boolean, nowMs: number)
     return loadUser(tx, userId);
   });
 
+/**
+ * The player wrote to the bot in its private chat (/start or any message): whatever Telegram said
+ * before, the bot can reach them now (§15.4). A block found by the job (`blocked_at_ms`), or a 403 on
+ * their last reminder that the job has not read yet, is forgotten with that reminder, and their due
+ * moment is decided again, in one transaction. True when a block was cleared; a player with no
+ * reminders row or nothing refused changes nothing.
+ */
+export const noteBotReachable = (db: Db, userId: number, nowMs: number): Promise<boolean> =>
+  transaction(db, async (tx) => {
+    const r = await tx.query<{ blocked_at_ms: number | null; last_broadcast_id: number | null }>(
+      'SELECT blocked_at_ms, last_broadcast_id FROM daily_reminders WHERE user_id = $1 FOR UPDATE',
+      [userId],
+    );
+    const row = r.rows[0];
+    if (row === undefined) return false;
+    const last = row.last_broadcast_id === null ? null : Number(row.last_broadcast_id);
+    const refused = last !== null && (await deliveryStates(tx, [{ broadcastId: last, chatId: userId }])).get(`${last}:${userId}`) === 'blocked';
+    if (row.blocked_at_ms === null && !refused) return false;
+    await tx.query('UPDATE daily_reminders SET blocked_at_ms = NULL, last_broadcast_id = NULL WHERE user_id = $1', [userId]);
+    await rescheduleReminder(tx, userId, nowMs);
+    return true;
+  });
+
 export interface ReminderJobOptions {
   /** The most players one run decides. */
   batch: number;
@@ -162,7 +185,8 @@ export const playersByIdSql = `SELECT ${playerColumns} FROM unnest($1::bigint[])
  * One run of the reminders job, in the job's transaction: the players whose moment has come (an
  * index range scan on remind_at_ms, at most `batch`, oldest first), each decided on their fresh
  * row. A player whose last reminder Telegram refused with 403 has blocked the bot: never tried
- * again. A reminder still in the queue is not followed by another.
+ * again until they write to the bot (noteBotReachable). A reminder still in the queue is not
+ * followed by another.
  */
 export const runReminders = async (tx: Queryable, opts: ReminderJobOptions, nowMs: number): Promise<ReminderRunResult> => {
   const due = await tx.query<{ user_id: number }>(dueRemindersSql, [nowMs, opts.batch]);

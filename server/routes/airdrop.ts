@@ -7,7 +7,7 @@
  */
 import type { Address } from '@ton/core';
 import { Cell } from '@ton/core';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../console/audit.ts';
 import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
 import { addressKey, itemAt, pathTo } from '../airdrop/airdrop-tree.ts';
@@ -19,9 +19,8 @@ import { refuse } from '../core/errors.ts';
 import { metrics } from '../core/metrics.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { apiKeyHeader, requireOperatorKey } from './operator.ts';
 import { integrityOperatorRoutes } from './integrity.ts';
-import { errorResponses, objectOf, recordOf } from './schemas.ts';
+import { errorResponses, objectOf, operatorRoute, recordOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 /** What becomes of the MONEY of players the integrity review excluded (docs/airdrop.md "Exclusions"). */
@@ -68,31 +67,26 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
   // The served round and its dictionary (server/airdrop/served-round.ts), shared with the console.
   const served = ctx.airdrop;
 
-  const checkKey = (request: FastifyRequest) => requireOperatorKey(ctx, request);
+  const operator = operatorRoute(ctx);
   // GET /public/airdrop/flags: the integrity review's list (server/routes/integrity.ts).
   await app.register(integrityOperatorRoutes, ctx);
 
   app.post<{ Body: RoundParams }>(
     '/public/airdrop/snapshot',
-    {
-      schema: {
-        summary: 'Takes the snapshot of a round: freezes eligible allocations, builds and stores the TEP-177 dictionary, answers its Merkle root',
-        tags: ['airdrop', 'operator'],
-        headers: apiKeyHeader,
-        body: obj(
-          {
-            round: int(1, 1_000_000, 'round number'),
-            startFrom: unixS('claims open (unix s)'),
-            expireAt: unixS('claims close (unix s)'),
-            excludedMoney: excludedMoneySchema,
-          },
-          ['round', 'startFrom', 'expireAt'],
-        ),
-        response: { 200: roundSchema, 201: roundSchema, ...errorResponses },
-      },
-    },
+    operator('Takes the snapshot of a round: freezes eligible allocations, builds and stores the TEP-177 dictionary, answers its Merkle root', {
+      tags: ['airdrop', 'operator'],
+      body: obj(
+        {
+          round: int(1, 1_000_000, 'round number'),
+          startFrom: unixS('claims open (unix s)'),
+          expireAt: unixS('claims close (unix s)'),
+          excludedMoney: excludedMoneySchema,
+        },
+        ['round', 'startFrom', 'expireAt'],
+      ),
+      response: { 200: roundSchema, 201: roundSchema, ...errorResponses },
+    }),
     async (request, reply) => {
-      checkKey(request);
       const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served }, operatorKeyActor, request.body, ctx.clock.now());
       // The root goes into the jetton master's data (merkle_root:uint256).
       app.log.info({ round: summary.round, merkleRoot: summary.merkleRoot, wallets: summary.wallets }, 'airdrop snapshot');
@@ -102,17 +96,12 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
 
   app.get<{ Params: { round: number } }>(
     '/public/airdrop/rounds/:round',
-    {
-      schema: {
-        summary: 'A round: status, wallets, total, Merkle root',
-        tags: ['airdrop', 'operator'],
-        headers: apiKeyHeader,
-        params: obj({ round: int(1, 1_000_000) }, ['round']),
-        response: { 200: roundSchema, ...errorResponses },
-      },
-    },
+    operator('A round: status, wallets, total, Merkle root', {
+      tags: ['airdrop', 'operator'],
+      params: obj({ round: int(1, 1_000_000) }, ['round']),
+      response: { 200: roundSchema, ...errorResponses },
+    }),
     async (request) => {
-      checkKey(request);
       const s = await roundSummary(ctx.db, request.params.round);
       if (s === null) throw refuse('roundNotFound', { field: 'round', values: { round: request.params.round } });
       return withRootInt(s);

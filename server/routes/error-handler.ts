@@ -2,8 +2,9 @@
  * The edge's one error handler: every error leaves as JSON `{ error, message, field?, code }`
  * (docs/api.md "Errors"). A refusal (server/core/errors.ts) is answered with the status of its code
  * (./refusal-status.ts), a schema error with the field it is about, an outside service's fault as
- * `outsideServiceUnavailable`, the database away as `databaseAway` with Retry-After; anything else
- * is logged and answered `internalError` without details.
+ * `outsideServiceUnavailable`, the database away as `databaseAway` with Retry-After (a refusal that
+ * carries its own `retryAfterS`, as `overloaded` does, sends that); anything else is logged and
+ * answered `internalError` without details.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../../engine/api-types.ts';
@@ -66,7 +67,7 @@ const sendRefusal = (request: FastifyRequest, reply: FastifyReply, refusal: Refu
     request.log.error({ err: refusal }, 'broken invariant');
     return reply.status(500).send(bodyOf(500, 'internalError', refuse('internalError').message));
   }
-  const retryAfterS = retryAfterOfCode[refusal.code];
+  const retryAfterS = refusal.retryAfterS ?? retryAfterOfCode[refusal.code];
   if (retryAfterS !== undefined) void reply.header('retry-after', String(retryAfterS));
   const sent = bodyOf(status, refusal.code, refusal.message, refusal.field);
   return reply.status(status).send(refusal.fields === undefined ? sent : { ...sent, fields: refusal.fields });

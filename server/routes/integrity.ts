@@ -11,9 +11,8 @@ import { adminOf } from '../console/sessions.ts';
 import { decideAppeal, decideReview, noteMaxLength } from '../integrity/decisions.ts';
 import { flagOfPlayer, flagsPageMax, listFlagRows, listFlags, openReviews } from '../integrity/flags.ts';
 import type { AdminContext } from './admin-context.ts';
-import { apiKeyHeader, requireOperatorKey } from './operator.ts';
 import type { RouteContext } from './route-context.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, operatorRoute } from './schemas.ts';
 import { int, obj } from './validation.ts';
 
 interface FlagsQuery {
@@ -44,19 +43,12 @@ const pageOpts = (q: FlagsQuery) => ({ limit: q.limit ?? 50, ...(q.cursor !== un
 export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   app.get<{ Querystring: FlagsQuery }>(
     '/public/airdrop/flags',
-    {
-      schema: {
-        summary: 'Players the integrity review flagged (under review or decided), highest score first, keyset-paged (x-api-key)',
-        tags: ['airdrop', 'operator'],
-        headers: apiKeyHeader,
-        querystring: flagsQuery,
-        response: { 200: flagsPageSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      requireOperatorKey(ctx, request);
-      return listFlags(ctx.db, pageOpts(request.query));
-    },
+    operatorRoute(ctx)('Players the integrity review flagged (under review or decided), highest score first, keyset-paged (x-api-key)', {
+      tags: ['airdrop', 'operator'],
+      querystring: flagsQuery,
+      response: { 200: flagsPageSchema, ...errorResponses },
+    }),
+    async (request) => listFlags(ctx.db, pageOpts(request.query)),
   );
 };
 

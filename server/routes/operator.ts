@@ -1,17 +1,16 @@
 /**
  * The operator API (docs/api.md): actions an operator runs with OPERATOR_API_KEY in x-api-key,
- * the same way broadcasts are queued. Today: settling the wallet forecast, through the same action
- * (server/forecast/forecast.ts) as the console's Forecast page.
+ * the same way broadcasts are queued. Here: settling the wallet forecast, through the same action
+ * (server/forecast/forecast.ts) as the console's Forecast page; the airdrop's operator routes are
+ * in airdrop.ts and integrity.ts. Each takes its key check and OpenAPI block from `operatorRoute`
+ * (schemas.ts).
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../console/audit.ts';
 import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
-import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
-import { secretMatches } from '../core/secret-compare.ts';
+import { operatorRoute } from './schemas.ts';
 import { noQuery, obj } from './validation.ts';
-
-export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
 
 /** The settlement's body at both doors (the console's Forecast page and this API); the day's rule is parseLaunchDay's. */
 export const launchDayBody = obj({ launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC): a real day of year 1 or later, not in the future' } }, ['launchDay']);
@@ -26,34 +25,21 @@ export const broadcastBody = obj({
   },
 });
 
-/** Every operator route (the forecast here, the airdrop snapshot) takes OPERATOR_API_KEY in x-api-key; empty closes them. */
-export const requireOperatorKey = (ctx: RouteContext, request: FastifyRequest): void => {
-  if (!ctx.config.OPERATOR_API_KEY) throw refuse('operatorApiUnconfigured');
-  if (!secretMatches(request.headers['x-api-key'], ctx.config.OPERATOR_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
-};
-
 export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const route = operatorRoute(ctx);
   app.post(
     '/public/settle-forecast',
-    {
-      schema: {
-        summary: 'Sets the wallet launch day once and pays 7,777 MONEY to each right forecast, once (x-api-key: OPERATOR_API_KEY)',
-        tags: ['operator', 'public'],
-        headers: apiKeyHeader,
-        querystring: noQuery,
-        body: launchDayBody,
-        response: {
-          200: { type: 'object', properties: { launchDay: { type: 'string' }, settledAtMs: { type: 'integer' }, paid: { type: 'integer' }, paidTotal: { type: 'integer' } } },
-        },
+    route('Sets the wallet launch day once and pays 7,777 MONEY to each right forecast, once (x-api-key: OPERATOR_API_KEY)', {
+      tags: ['operator', 'public'],
+      querystring: noQuery,
+      body: launchDayBody,
+      response: {
+        200: { type: 'object', properties: { launchDay: { type: 'string' }, settledAtMs: { type: 'integer' }, paid: { type: 'integer' }, paidTotal: { type: 'integer' } } },
       },
-    },
-    async (request) => {
-      requireOperatorKey(ctx, request);
-      return settleForecast(ctx.db, operatorKeyActor, (request.body as { launchDay: unknown }).launchDay, ctx.clock.now());
-    },
+    }),
+    async (request) => settleForecast(ctx.db, operatorKeyActor, (request.body as { launchDay: unknown }).launchDay, ctx.clock.now()),
   );
-  app.get('/public/settle-forecast', { schema: { summary: 'The forecast settlement, if any (x-api-key)', tags: ['operator', 'public'], headers: apiKeyHeader } }, async (request) => {
-    requireOperatorKey(ctx, request);
-    return { settlement: await forecastSettlement(ctx.db) };
-  });
+  app.get('/public/settle-forecast', route('The forecast settlement, if any (x-api-key)', { tags: ['operator', 'public'] }), async () => ({
+    settlement: await forecastSettlement(ctx.db),
+  }));
 };

@@ -17,6 +17,8 @@ const authed = { security: playerSecurity, tags: ['ads'] };
 
 export const adsRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const secret = ctx.config.ADS_TOKEN_SECRET;
+  // The player's refusal names no setting (adsUnconfigured); the operator reads it here, once.
+  if (!secret) app.log.warn('ADS_TOKEN_SECRET is empty: /start-watch-ads and /claim-ads-reward refuse adsUnconfigured (docs/configuration.md)');
   const requireSecret = () => {
     if (!secret) throw refuse('adsUnconfigured');
   };

@@ -5,17 +5,15 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
-import { botAdminOf } from '../core/config/admin-config.ts';
-import { createBot } from '../bot/bot.ts';
+import { createGameBot } from '../background/runtime.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast, type BroadcastProgress } from '../bot/broadcast-store.ts';
-import { chosenLanguageOf } from '../players/users.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
-import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
+import { webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { apiKeyHeader, broadcastBody } from './operator.ts';
-import { objectOf } from './schemas.ts';
+import { broadcastBody } from './operator.ts';
+import { apiKeyHeader, objectOf } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
 
 const progressSchema = objectOf<BroadcastProgress>()({
@@ -95,7 +93,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw refuse('wrongWebhookSecret');
     const update = request.body as { update_id?: unknown } | undefined;
     if (!update || typeof update.update_id !== 'number') throw refuse('notATelegramUpdate', { field: 'update_id' });
-    bot ??= createBot({ token, apiRoot: ctx.config.BOT_API_ROOT, miniAppUrl: miniAppUrl(ctx.config), admin: botAdminOf(ctx.config), chosenLanguage: chosenLanguageOf(ctx.db) });
+    bot ??= createGameBot(ctx, token);
     ready ??= bot.init().catch((err: unknown) => {
       ready = undefined;
       throw err;

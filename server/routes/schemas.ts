@@ -4,7 +4,10 @@
  */
 import { airdropReasonCodes, airdropReviewStates } from '../../engine/airdrop-review.ts';
 import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
+import type { FastifyRequest } from 'fastify';
 import { refusalCodes } from '../../engine/refusals.ts';
+import { refuse } from '../core/errors.ts';
+import { secretMatches } from '../core/secret-compare.ts';
 import type { RouteContext } from './route-context.ts';
 
 const decimal = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'exact decimal amount' } as const;
@@ -233,4 +236,25 @@ export const playerRoute =
   (tag: string, summary: string, schema: Record<string, unknown> = {}) => ({
     onRequest: ctx.authenticate,
     schema: { summary, tags: [tag], security: playerSecurity, ...schema },
+  });
+
+/** The x-api-key header of the operator API and the broadcast API. */
+export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
+
+/** OPERATOR_API_KEY in x-api-key, compared in constant time; empty closes the operator API. */
+const requireOperatorKey = (config: RouteContext['config'], request: FastifyRequest): void => {
+  if (!config.OPERATOR_API_KEY) throw refuse('operatorApiUnconfigured');
+  if (!secretMatches(request.headers['x-api-key'], config.OPERATOR_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
+};
+
+/**
+ * The options of an operator API route (docs/api.md "Operator API"): OPERATOR_API_KEY in x-api-key,
+ * checked once the input has passed its schema, and its OpenAPI schema tagged `operator` unless
+ * `schema` names its tags.
+ */
+export const operatorRoute =
+  (ctx: Pick<RouteContext, 'config'>) =>
+  (summary: string, schema: Record<string, unknown> = {}) => ({
+    preHandler: async (request: FastifyRequest) => requireOperatorKey(ctx.config, request),
+    schema: { summary, tags: ['operator'], headers: apiKeyHeader, ...schema },
   });

@@ -30,6 +30,14 @@ describe('refusal catalog entries', () => {
     expect(operatorIds.filter((id) => id in catalogs.en)).toEqual([]);
   });
 
+  it('never names a setting to a player: the server log and docs/configuration.md do', () => {
+    const setting = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+    expect(playerRefusalCodes.filter((code) => setting.test(refusals[code].text))).toEqual([]);
+    for (const locale of locales) {
+      expect(playerRefusalCodes.filter((code) => setting.test(catalogs[locale][refusalCatalogId(code)] ?? '')), locale).toEqual([]);
+    }
+  });
+
   it("English is the server's English where the entry can say all of it; a translation names only the field", () => {
     for (const code of playerRefusalCodes) {
       const id = refusalCatalogId(code);

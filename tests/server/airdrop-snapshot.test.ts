@@ -2,6 +2,8 @@ import { Address, beginCell, Cell, contractAddress, crc16, Dictionary, exoticMer
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletInfo } from '../../engine/api-types.ts';
 import type { AirdropItem } from '../../server/airdrop/airdrop-tree.ts';
+import { createServedRound } from '../../server/airdrop/served-round.ts';
+import { manualClock } from '../../server/core/clock.ts';
 import { signedLink, testWallet, walletCodes, type TestWallet } from '../fixtures/ton-wallets.ts';
 import { setBalances } from './db-helpers.ts';
 import { backends, harnessOn, type Harness } from './harness.ts';
@@ -257,5 +259,18 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
     expect(a.json().merkleRoot).toBe(b.json().merkleRoot);
     const chunks = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM airdrop_dict_chunks WHERE round = 2');
     expect(chunks.rows[0]!.n).toBe(1);
+  });
+
+  it('keeps the newest round for 1 s of the server clock: a round another process built is served once that clock has moved past it', async () => {
+    // Another process's served round, on its own fixed clock: this app's snapshot does not tell it.
+    const clock = manualClock(h.clock.now());
+    const served = createServedRound(h.db, clock, () => {});
+    const before = (await served.round())!.round;
+    expect((await snapshot({ ...round, round: 3 })).statusCode).toBe(201);
+    expect((await served.round())!.round).toBe(before);
+    clock.advance(1_000);
+    expect((await served.round())!.round).toBe(before);
+    clock.advance(1);
+    expect((await served.round())!.round).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Overload shedding (docs/faults.md "Overload"): past a SHED_* bound the real app answers every
- * request 503 `overloaded` with Retry-After before doing anything, except /livez and /metrics.
+ * Overload shedding (docs/faults.md "Overload"): past a SHED_* bound the real app refuses every
+ * request `overloaded` before doing anything, except /livez and /metrics, and the edge's error
+ * handler answers it 503 with Retry-After (SHED_RETRY_AFTER_S).
  * The heap bound makes the overload certain: a ratio of a millionth of V8's limit is always past.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -13,6 +14,7 @@ import { loadConfig } from '../../server/core/config/config.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { installLoadShedding, queueSampleMin } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';
+import { installErrorHandler } from '../../server/routes/error-handler.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 
 const token = 'shed-test-token-0123456789abcdef';
@@ -89,7 +91,9 @@ describe('load shedding: the queue of admitted requests', () => {
 
   it('sheds once even the fastest admitted request of a sample waited past the bound, and lets requests in again once the queue is gone', async () => {
     app = Fastify();
-    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50' }));
+    // The edge answers the refusal, as in server/app.ts.
+    installErrorHandler(app);
+    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50', SHED_RETRY_AFTER_S: '7' }));
     await installLoadShedding(app, config);
     let holdMs = 40;
     // A route whose answers wait, as clicks wait for their group's commit when the database lags.
@@ -105,7 +109,8 @@ describe('load shedding: the queue of admitted requests', () => {
     while (!pressed()) await new Promise((r) => setTimeout(r, 5));
     const shed = await app.inject({ method: 'GET', url: '/wait' });
     expect(shed.statusCode).toBe(503);
-    expect(shed.json()).toMatchObject({ code: 'overloaded' });
+    expect(shed.headers['retry-after']).toBe('7');
+    expect(shed.json()).toEqual({ error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' });
     // A sample with no admitted answer has no queue: requests are let in again.
     holdMs = 0;
     while (pressed()) await new Promise((r) => setTimeout(r, 5));

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/core/config/config.ts';
 import { startBot } from '../../server/background/runtime.ts';
 import { webhookSecret } from '../../server/core/config/outside-config.ts';
+import type { Db } from '../../server/core/db/db.ts';
 import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
+import { openTestDb } from '../server/harness.ts';
 import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
 import { manualClockFor } from './service-env.ts';
 
@@ -32,17 +34,21 @@ const buttonUrl = (m: DeliveredMessage) => (m.reply_markup as { inline_keyboard:
 
 describe('the bot', () => {
   let tg: FakeTelegram;
+  // The players' database the bot reads (their chosen language) and writes (reachable again, §15.4).
+  let db: Db;
   beforeAll(async () => {
     tg = await startFakeTelegram(botToken);
+    db = await openTestDb(loadConfig(testEnv('pglite')), 'pglite');
   });
   afterAll(async () => {
     await tg?.close();
+    await db?.close();
   });
 
   /** Runs `body` with a long-polling bot over the fake Telegram (with `env` on top), then stops it. */
   const withBot = async (env: Record<string, string>, body: (bot: Awaited<ReturnType<typeof startBot>>) => Promise<void>) => {
     const config = loadConfig(testEnv('pglite', { BOT_API_ROOT: tg.apiRoot, ...env }));
-    const bot = await startBot({ db: undefined as never, config, clock: manualClockFor(), realBot: true, log: () => {} });
+    const bot = await startBot({ db, config, clock: manualClockFor(), realBot: true, log: () => {} });
     try {
       await body(bot);
     } finally {

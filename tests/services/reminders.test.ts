@@ -9,6 +9,7 @@ import type { UserStatus } from '../../engine/api-types.ts';
 import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
 import { catalogText } from '../../server/core/catalog-text.ts';
 import { runJobIfDue } from '../../server/core/jobs/job.ts';
+import { createGameBot } from '../../server/background/runtime.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
@@ -148,7 +149,8 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     expect((await h.call('GET', '', id)).json<UserStatus>().daily!.reminders).toBe(true);
   });
 
-  it('never tries a player again once Telegram said they blocked the bot', async () => {
+  /** A player who blocked the bot: their reminder of `base` met Telegram's 403, and the next day's run found it. */
+  const blockedPlayer = async () => {
     h.clock.set(at(base, 10, 0));
     const id = h.newUserId();
     tg.settings.blocked.add(id);
@@ -159,6 +161,11 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     // The next day's reminder finds the 403: blocked, nothing queued, never read again.
     expect(await runJob(at(base + 1, 9, 0))).toMatchObject({ read: 1, queued: 0, blocked: 1 });
     expect(await remindAt(id)).toBeNull();
+    return id;
+  };
+
+  it('never tries a player again once Telegram said they blocked the bot', async () => {
+    const id = await blockedPlayer();
     h.clock.set(at(base + 2, 10, 0));
     await open(id);
     expect(await remindAt(id)).toBeNull();
@@ -168,6 +175,25 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     const blocked = await h.db.query<{ n: string }>('SELECT sum(reminders_blocked)::text AS n FROM daily_counts WHERE day = $1', [base + 1]);
     expect(blocked.rows[0]!.n).toBe('1');
     tg.settings.blocked.delete(id);
+  });
+
+  it('tries a player again once they write to the bot: /start clears the block and reschedules them', async () => {
+    const id = await blockedPlayer();
+    // They unblock the bot and send /start: the bot's one door to the daily feature.
+    tg.settings.blocked.delete(id);
+    h.clock.set(at(base + 1, 9, 30));
+    const bot = createGameBot({ db: h.db, config: { ...h.config, BOT_API_ROOT: tg.apiRoot }, clock: h.clock }, botToken);
+    await bot.init();
+    await bot.handleUpdate({
+      update_id: 1,
+      message: { message_id: 1, date: 1_760_000_000, chat: { id, type: 'private', first_name: 'P' }, from: { id, is_bot: false, first_name: 'P' }, text: '/start', entities: [{ type: 'bot_command', offset: 0, length: 6 }] },
+    });
+    const row = await h.db.query<{ blocked: string | null }>('SELECT blocked_at_ms::text AS blocked FROM daily_reminders WHERE user_id = $1', [id]);
+    expect(row.rows[0]!.blocked).toBeNull();
+    expect(await remindAt(id)).not.toBeNull();
+    // The streak claimed yesterday is about to be lost: reminded in the player's awake hours.
+    expect(await runJob(at(base + 1, 10, 0))).toMatchObject({ read: 1, queued: 1, blocked: 0 });
+    await waitFor(() => sentTo(id).some((m) => m.text === catalogText('bot', 'en', 'bot.reminder.streak')), 'the streak reminder');
   });
 
   it('finds who is due through the index on the due moment, then reads them by primary key: never a scan of all players', async () => {

@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { openServicesHarness, openForSuite } from './harness.ts';
+import { refusalMessage } from '../../engine/refusals.ts';
+import { createApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { openTestDb } from '../server/harness.ts';
+import { openServicesHarness, openForSuite, testEnv } from './harness.ts';
 
 /** No outside credentials at all: every service refuses with a clear error and credits nothing. */
 describe('outside services without configuration (fail closed)', () => {
   const h = openForSuite(() => openServicesHarness('pglite'));
 
-  it('ads: 503 naming ADS_TOKEN_SECRET; the Adsgram callback is closed', async () => {
+  it('ads: 503 adsUnconfigured in plain words, naming no setting; the Adsgram callback is closed', async () => {
     const u = await h.newPlayer();
     const r = await h.call('GET', '/start-watch-ads', u);
     expect(r.statusCode).toBe(503);
-    expect(r.json().message).toMatch(/ADS_TOKEN_SECRET/);
+    expect(r.json()).toEqual({ error: 'Service Unavailable', message: refusalMessage('adsUnconfigured'), code: 'adsUnconfigured' });
+    expect(r.body).not.toMatch(/[A-Z]+_[A-Z_]+/);
     expect((await h.call('GET', '/public/adsgram/reward', null, { query: { userid: String(u), key: '' } })).statusCode).toBe(503);
     const m = await h.db.query<{ total_money: string }>('SELECT total_money FROM users WHERE id = $1', [u]);
     expect(Number(m.rows[0]!.total_money)).toBe(0);
+  });
+
+  it('ads: the server log, not the player, names ADS_TOKEN_SECRET', async () => {
+    const logged: string[] = [];
+    const config = loadConfig(testEnv('pglite'));
+    const db = await openTestDb(config, 'pglite');
+    const app = await createApp({ db, config, logger: { level: 'warn', stream: { write: (line: string) => logged.push(line) } } });
+    try {
+      expect(logged.filter((line) => line.includes('ADS_TOKEN_SECRET is empty'))).toHaveLength(1);
+    } finally {
+      await app.close();
+      await db.close();
+    }
   });
 
   it('X: 503 outsideServiceUnavailable naming the service, never a setting', async () => {
