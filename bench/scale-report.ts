@@ -90,7 +90,7 @@ export const report = (fresh: SizeResult[]): void => {
   };
   const runLines = results.map(
     (r) =>
-      `| ${r.players.toLocaleString('en')} | ${share(r.runs.postgres)} | ${share(r.runs.redis)} | ${ms(r.runs.postgres.stalenessMs)} / ${ms(r.runs.redis.stalenessMs)} | ${r.rowsPerClick.toFixed(2)} | ${Math.round(r.walPerClick).toLocaleString('en')} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${r.cores} cores | ${r.measuredAt.slice(0, 10)}${r.privateCluster === true ? ', private primary' : ''} |`,
+      `| ${r.players.toLocaleString('en')} | ${share(r.runs.postgres)} | ${share(r.runs.redis)} | ${ms(r.runs.postgres.stalenessMs)} / ${ms(r.runs.redis.stalenessMs)}${r.runs.replica !== undefined ? ` / ${ms(r.runs.replica.stalenessMs)} (replica)` : ''} | ${r.rowsPerClick.toFixed(2)} | ${Math.round(r.walPerClick).toLocaleString('en')} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${r.cores} cores | ${r.measuredAt.slice(0, 10)}${r.privateCluster === true ? ', private primary' : ''} |`,
   );
   const byteLines = results.map((r) => `| ${r.players.toLocaleString('en')} | ${r.bytes.users} | ${r.bytes.ledger} | ${r.bytes.referrals} | ${r.bytes.ranks} | ${r.bytes.indexes} | ${r.bytes.users + r.bytes.ledger + r.bytes.referrals + r.bytes.ranks} |`);
   const vacLines = results.map((r) => `| ${r.players.toLocaleString('en')}${r.autovacuum === false ? ' (autovacuum off)' : ''} | ${hotTables.map((t) => `${r.vacuum[t]!.before.toLocaleString('en')} → ${r.vacuum[t]!.after.toLocaleString('en')} (${r.vacuum[t]!.runs})`).join(' | ')} |`);
@@ -131,7 +131,7 @@ ${jobLines.join('\n')}
 
 While the server ran the calls above: each job's share of one core (money_job_duration_seconds summed over the run ÷ the run's wall time; an upper bound, it includes waits), how long a MONEY change took to show in the player's own rank (committed → GET /leaderboard answers the new rank), and what a click batch writes (rows, and WAL bytes from pg_current_wal_lsn over the click run; the WAL is the whole cluster's, so other work on the machine adds to it):
 
-| players | jobs' share of a core, PostgreSQL | with Redis | rank change visible after, PostgreSQL / Redis (ms) | rows per click batch | WAL bytes per click batch | load average | measured |
+| players | jobs' share of a core, PostgreSQL | with Redis | rank change visible after, PostgreSQL / Redis (/ replica) (ms) | rows per click batch | WAL bytes per click batch | load average | measured |
 |---|---|---|---|---|---|---|---|
 ${runLines.join('\n')}
 
