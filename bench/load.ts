@@ -19,24 +19,34 @@ const statCpuMs = (stat: string, reaped = false): number => {
 /** CPU time (ms) one process has used so far. */
 export const processCpuMs = (pid: number): number => statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
-/**
- * CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc),
- * those that ended included: a backend's time moves to the postmaster's reaped-children counters
- * when it exits, so a pool that closes its connections during a run is still counted.
- */
-export const postgresCpuMs = (): number => {
+/** CPU time (ms), reaped children's included, of every process whose /proc stat line `pick` accepts. */
+const cpuMsOf = (pick: (pid: number, stat: string) => boolean): number => {
   let ms = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
-      ms += statCpuMs(stat, true);
+      if (pick(Number(pid), stat)) ms += statCpuMs(stat, true);
     } catch {
       // The process ended while we looked.
     }
   }
   return ms;
 };
+
+/**
+ * CPU time (ms) used so far by all PostgreSQL server processes on this machine (Linux /proc),
+ * those that ended included: a backend's time moves to the postmaster's reaped-children counters
+ * when it exits, so a pool that closes its connections during a run is still counted.
+ */
+export const postgresCpuMs = (): number => cpuMsOf((_, stat) => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres'));
+
+/**
+ * CPU time (ms) used so far by a process and its children, those that ended included: for one
+ * PostgreSQL cluster, its postmaster (the first line of postmaster.pid in its data folder) and
+ * every backend and worker, which are all the postmaster's children.
+ */
+export const processTreeCpuMs = (rootPid: number): number =>
+  cpuMsOf((pid, stat) => pid === rootPid || Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === rootPid);
 
 export interface AutocannonResult {
   requests: { average: number; total: number };

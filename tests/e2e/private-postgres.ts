@@ -4,34 +4,16 @@
  * binaries run as the `postgres` user (runuser). `missingBinaries` names what is absent so the
  * suite can say why it is skipped.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { removeDir, startServer, tempDataDir, type RunningServer } from './harness.ts';
-
-const binDir = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
-const asRoot = process.getuid?.() === 0;
-const needed = ['initdb', 'pg_ctl'].map((b) => join(binDir, b));
+import { clusterDir, freePorts, missingPgBinaries, removeClusters, startCluster } from './pg-cluster.ts';
 
 /** The binaries this helper needs that are not installed (empty when it can run). */
-export const missingBinaries = (): string[] => {
-  const missing = needed.filter((p) => !existsSync(p));
-  if (asRoot && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) missing.push('runuser');
-  return missing;
-};
+export const missingBinaries = (): string[] => missingPgBinaries(['initdb', 'pg_ctl']);
 
 /** Spare ports for private clusters (the tests' own range), tried in order. */
 const spareports = [55412, 55413, 55414, 55415, 55416, 55417, 55418, 55419];
-
-const portFree = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
 
 export interface PrivatePostgres {
   url: string;
@@ -45,40 +27,18 @@ export interface PrivatePostgres {
   destroy(): void;
 }
 
-const run = (bin: string, args: string[]): void => {
-  const cmd = asRoot ? 'runuser' : join(binDir, bin);
-  const argv = asRoot ? ['-u', 'postgres', '--', join(binDir, bin), ...args] : args;
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-};
-
 /** initdb and start a fresh cluster on the first free spare port. */
 export const startPrivatePostgres = async (): Promise<PrivatePostgres> => {
-  let port: number | undefined;
-  for (const p of spareports) if (await portFree(p)) { port = p; break; }
-  if (port === undefined) throw new Error(`no free port among ${spareports.join(', ')}`);
-  const dir = mkdtempSync(join(tmpdir(), 'money-pg-'));
-  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), ...args]);
-  const start = () => ctl('-o', opts, '-w', 'start');
-  start();
+  const [port] = (await freePorts(spareports, 1)) as [number];
+  const dir = clusterDir('money-pg-');
+  const c = startCluster(join(dir, 'data'), { port, dir, log: 'log', options: '-c fsync=off', timeoutMs: 60_000 });
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: c.url(),
     port,
-    stop: () => ctl('-m', 'immediate', '-w', 'stop'),
-    start,
-    restart: () => ctl('-o', opts, '-m', 'immediate', '-w', 'restart'),
-    destroy: () => {
-      try {
-        ctl('-m', 'immediate', '-w', 'stop');
-      } catch {
-        /* already stopped */
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => c.stop(),
+    start: () => c.start(),
+    restart: () => c.restart(),
+    destroy: () => removeClusters(dir, [c]),
   };
 };
 
