@@ -141,12 +141,12 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
       [firstId, n, nowMs, linkedWallets],
     ),
   );
-  // Every player has a reminders row, due at a moment spread over the day after the next hour, so
-  // the reminders job (docs/rules.md §15.4) has every player in its index and none due until the
-  // bench makes some due.
+  // Every player has a reminders row, due at a moment spread over the day that starts a day from
+  // now, so the reminders job (docs/rules.md §15.4) has every player in its index and none due
+  // during the run (a 10M run takes more than an hour) until the bench makes some due.
   const remindersMs = await overChunks(
     `INSERT INTO daily_reminders (user_id, seen_hour, remind_at_ms)
-     SELECT $1::bigint + g, $2::bigint / 3600000 - 1, $2::bigint + 3600000 + (g::bigint * 2654435761) % $5::bigint
+     SELECT $1::bigint + g, $2::bigint / 3600000 - 1, $2::bigint + $5::bigint + (g::bigint * 2654435761) % $5::bigint
      FROM generate_series($3::int, $4::int) AS g`,
     (from, to) => [firstId, nowMs, from, to, dayMs],
   );
