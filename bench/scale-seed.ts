@@ -106,7 +106,7 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
              ((g::bigint * 40503) % 5000000) / 100.0,
              CASE WHEN g % 4 = 0 THEN 0 ELSE ((g::bigint * 2654435761) % 1000000) / 100.0 END,
              0, 0, (g::bigint * 7) % 10000, 500, $2::bigint, $2::bigint - 600000, $2::bigint, true,
-             $2::bigint - g * 3000, $2::bigint - (g % 3) * $6::bigint
+             $2::bigint - g::bigint * 3000, $2::bigint - (g % 3) * $6::bigint
            FROM generate_series($4::int, $5::int) AS g`,
     (from, to) => [firstId, nowMs, friends, from, to, dayMs],
   );

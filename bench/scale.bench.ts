@@ -50,7 +50,8 @@ const argPlayers = (() => {
   if (!Number.isSafeInteger(n) || n < 1_000) throw new Error('--players takes a whole number of at least 1,000');
   return n;
 })();
-const sizes = [...new Set([10_000, argPlayers ?? Number(process.env.BENCH_PLAYERS ?? 1_000_000)])].sort((a, b) => a - b);
+// --only: that size alone (the section keeps the other sizes' last figures).
+const sizes = [...new Set([...(process.argv.includes('--only') ? [] : [10_000]), argPlayers ?? Number(process.env.BENCH_PLAYERS ?? 1_000_000)])].sort((a, b) => a - b);
 const seedWorkers = Number(process.env.BENCH_SEED_WORKERS ?? Math.max(1, Math.min(4, cpus().length)));
 const botToken = `7000000011:${randomBytes(27).toString('base64url')}`;
 const metricsToken = randomBytes(24).toString('hex');
