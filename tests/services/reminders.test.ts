@@ -9,7 +9,7 @@ import type { UserStatus } from '../../engine/api-types.ts';
 import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
 import { catalogText } from '../../server/core/catalog-text.ts';
 import { runJobIfDue } from '../../server/core/jobs/job.ts';
-import { createGameBot } from '../../server/background/runtime.ts';
+import { createGameBot } from '../../server/background/game-bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
