@@ -26,7 +26,8 @@ export const createServedRound = (db: Db, clock: Clock, logError: (err: unknown,
   return {
     round: () => {
       const now = clock.now();
-      if (latest === null || now - latest.at > 1_000) {
+      // A clock stepped back (NTP, a test's clock) reads again at once, rather than once it has caught up.
+      if (latest === null || now < latest.at || now - latest.at > 1_000) {
         const round = latestBuiltRound(db);
         latest = { at: now, round };
         round.catch(() => {

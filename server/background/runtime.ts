@@ -6,8 +6,6 @@
  * - the scheduled jobs, once per period across every process (JOBS_ENABLED=0 turns them off here).
  * A development token (no real bot) runs neither the bot nor the worker.
  */
-import type { Bot } from 'grammy';
-import { botAdminOf } from '../core/config/admin-config.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
@@ -16,11 +14,9 @@ import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { dailySecretOf } from '../core/config/daily-config.ts';
-import { chosenLanguageOf } from '../players/exports.ts';
-import { noteBotReachable } from '../daily/exports.ts';
-import { createBot } from '../bot/exports.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
+import { createGameBot } from './game-bot.ts';
 import { integrityRulesOf } from '../integrity/exports.ts';
 
 export interface BackgroundDeps {
@@ -47,21 +43,6 @@ export interface BotHandle {
   readonly mode: BotMode;
   stop(): Promise<void>;
 }
-
-/**
- * The game's bot, the same at both doors (long polling here, POST /public/telegram-webhook): /start
- * in the language the player chose, and a player who writes to it is reachable for reminders again
- * (docs/rules.md §15.4).
- */
-export const createGameBot = (deps: { db: Db; config: Config; clock: Clock }, token: string): Bot =>
-  createBot({
-    token,
-    apiRoot: deps.config.BOT_API_ROOT,
-    miniAppUrl: miniAppUrl(deps.config),
-    admin: botAdminOf(deps.config),
-    chosenLanguage: chosenLanguageOf(deps.db),
-    playerWrote: (userId) => noteBotReachable(deps.db, userId, deps.clock.now()),
-  });
 
 /** Starts the bot: long polling, or registers WEBHOOK_URL with Telegram. */
 export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {

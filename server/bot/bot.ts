@@ -30,7 +30,8 @@ export interface BotOptions {
   /**
    * A player wrote in the bot's private chat (/start or any message), so the bot can reach them
    * again: the daily feature's `noteBotReachable` (docs/rules.md §15.4). Its failure is logged and
-   * never holds up the answer.
+   * never holds up the reply; the update's handling (in webhook mode, Telegram's HTTP answer) ends
+   * with it, so for a player with nothing to clear it is one plain read.
    */
   playerWrote?: (userId: number) => Promise<unknown>;
 }

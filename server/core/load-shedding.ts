@@ -56,6 +56,10 @@ const queueDelay = (boundMs: number) => {
 /** Registers the shedding on the root instance (every route); with every bound at 0 it installs no hook. */
 export const installLoadShedding = async (app: FastifyInstance, config: SheddingConfig): Promise<void> => {
   const heapLimit = getHeapStatistics().heap_size_limit;
+  // One refusal for every shed request: its Retry-After is fixed for the process, and shedding is
+  // the path meant to cost least, so no Error (and stack trace) is built per request. Frozen: the
+  // edge's error handler only reads a refusal's fields.
+  const overloaded = Object.freeze(refuse('overloaded', { retryAfterS: config.SHED_RETRY_AFTER_S }));
   const queue = config.SHED_QUEUE_DELAY_MS > 0 ? queueDelay(config.SHED_QUEUE_DELAY_MS) : undefined;
   if (queue !== undefined) {
     app.addHook('onResponse', (_request, reply, done) => {
@@ -78,7 +82,7 @@ export const installLoadShedding = async (app: FastifyInstance, config: Shedding
     pressureHandler: async (request, _reply, type) => {
       if (shedExemptPaths.has(request.url.split('?', 1)[0]!)) return;
       metrics.http.shed.inc({ reason: type === 'healthCheck' ? 'queueDelay' : (type as ShedReason) });
-      throw refuse('overloaded', { retryAfterS: config.SHED_RETRY_AFTER_S });
+      throw overloaded;
     },
   });
 };

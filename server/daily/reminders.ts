@@ -118,28 +118,40 @@ export const setReminders = (db: Db, userId: number, on: boolean, nowMs: number)
     return loadUser(tx, userId);
   });
 
+/** What noteBotReachable reads of a player: a block found by the job, or a 403 on their last reminder it has not read yet. */
+const refusalToForget = async (q: Queryable, userId: number, lock: boolean): Promise<boolean> => {
+  const r = await q.query<{ blocked_at_ms: number | null; last_broadcast_id: number | null }>(
+    `SELECT blocked_at_ms, last_broadcast_id FROM daily_reminders WHERE user_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [userId],
+  );
+  const row = r.rows[0];
+  if (row === undefined) return false;
+  if (row.blocked_at_ms !== null) return true;
+  if (row.last_broadcast_id === null) return false;
+  const last = Number(row.last_broadcast_id);
+  return (await deliveryStates(q, [{ broadcastId: last, chatId: userId }])).get(`${last}:${userId}`) === 'blocked';
+};
+
 /**
  * The player wrote to the bot in its private chat (/start or any message): whatever Telegram said
  * before, the bot can reach them now (§15.4). A block found by the job (`blocked_at_ms`), or a 403 on
  * their last reminder that the job has not read yet, is forgotten with that reminder, and their due
  * moment is decided again, in one transaction. True when a block was cleared; a player with no
  * reminders row or nothing refused changes nothing.
+ *
+ * Every private message comes here, and in webhook mode Telegram's answer waits for it, while
+ * almost no player was ever refused: a plain read first, and only a player with something to forget
+ * takes the row's lock (behind the reminders job's batch, if it holds it) and is read again under it.
  */
-export const noteBotReachable = (db: Db, userId: number, nowMs: number): Promise<boolean> =>
-  transaction(db, async (tx) => {
-    const r = await tx.query<{ blocked_at_ms: number | null; last_broadcast_id: number | null }>(
-      'SELECT blocked_at_ms, last_broadcast_id FROM daily_reminders WHERE user_id = $1 FOR UPDATE',
-      [userId],
-    );
-    const row = r.rows[0];
-    if (row === undefined) return false;
-    const last = row.last_broadcast_id === null ? null : Number(row.last_broadcast_id);
-    const refused = last !== null && (await deliveryStates(tx, [{ broadcastId: last, chatId: userId }])).get(`${last}:${userId}`) === 'blocked';
-    if (row.blocked_at_ms === null && !refused) return false;
+export const noteBotReachable = async (db: Db, userId: number, nowMs: number): Promise<boolean> => {
+  if (!(await refusalToForget(db, userId, false))) return false;
+  return transaction(db, async (tx) => {
+    if (!(await refusalToForget(tx, userId, true))) return false;
     await tx.query('UPDATE daily_reminders SET blocked_at_ms = NULL, last_broadcast_id = NULL WHERE user_id = $1', [userId]);
     await rescheduleReminder(tx, userId, nowMs);
     return true;
   });
+};
 
 export interface ReminderJobOptions {
   /** The most players one run decides. */

@@ -83,7 +83,11 @@ const refusalOf = (err: FastifyError & { validation?: AjvError[]; validationCont
   return null;
 };
 
-/** Every error leaves as JSON `{ error, message, field?, code }`; unexpected ones are logged and never leak details. */
+/**
+ * Every error leaves as JSON `{ error, message, field?, code }`; unexpected ones are logged and never
+ * leak details. A refusal is only read, never changed: the load shedding throws one frozen refusal
+ * for every shed request (server/core/load-shedding.ts).
+ */
 export const installErrorHandler = (app: FastifyInstance): void => {
   app.setErrorHandler((thrown: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
     const refusal = refusalOf(thrown);

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
-import { createGameBot } from '../background/runtime.ts';
+import { createGameBot } from '../background/game-bot.ts';
 import { parseBroadcast } from '../bot/broadcast-payload.ts';
 import { broadcastProgress, enqueueBroadcast, type BroadcastProgress } from '../bot/broadcast-store.ts';
 import { refuse } from '../core/errors.ts';

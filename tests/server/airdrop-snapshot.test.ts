@@ -273,4 +273,13 @@ describe.each(backends)('the airdrop snapshot and the TEP-176 claim API (%s)', (
     clock.advance(1);
     expect((await served.round())!.round).toBe(3);
   });
+
+  it('reads the newest round again when the server clock steps back, rather than keeping it until the clock catches up', async () => {
+    const clock = manualClock(h.clock.now() + 60_000);
+    const served = createServedRound(h.db, clock, () => {});
+    const before = (await served.round())!.round;
+    expect((await snapshot({ ...round, round: before + 1 })).statusCode).toBe(201);
+    clock.set(h.clock.now());
+    expect((await served.round())!.round).toBe(before + 1);
+  });
 });

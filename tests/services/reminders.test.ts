@@ -9,7 +9,7 @@ import type { UserStatus } from '../../engine/api-types.ts';
 import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
 import { catalogText } from '../../server/core/catalog-text.ts';
 import { runJobIfDue } from '../../server/core/jobs/job.ts';
-import { createGameBot } from '../../server/background/runtime.ts';
+import { createGameBot } from '../../server/background/game-bot.ts';
 import { startBroadcastWorker, type BroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
@@ -149,8 +149,8 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     expect((await h.call('GET', '', id)).json<UserStatus>().daily!.reminders).toBe(true);
   });
 
-  /** A player who blocked the bot: their reminder of `base` met Telegram's 403, and the next day's run found it. */
-  const blockedPlayer = async () => {
+  /** A player who blocked the bot: their reminder of `base` met Telegram's 403, which no run has read yet. */
+  const refusedPlayer = async () => {
     h.clock.set(at(base, 10, 0));
     const id = h.newUserId();
     tg.settings.blocked.add(id);
@@ -158,6 +158,12 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     await h.call('POST', '/daily/streak', id);
     expect(await runJob(at(base, 11, 0))).toMatchObject({ queued: 1 });
     await waitFor(async () => (await h.db.query("SELECT 1 FROM broadcast_recipients WHERE chat_id = $1 AND status = 'failed'", [id])).rows.length === 1, 'the 403');
+    return id;
+  };
+
+  /** A player who blocked the bot: their reminder of `base` met Telegram's 403, and the next day's run found it. */
+  const blockedPlayer = async () => {
+    const id = await refusedPlayer();
     // The next day's reminder finds the 403: blocked, nothing queued, never read again.
     expect(await runJob(at(base + 1, 9, 0))).toMatchObject({ read: 1, queued: 0, blocked: 1 });
     expect(await remindAt(id)).toBeNull();
@@ -177,23 +183,63 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     tg.settings.blocked.delete(id);
   });
 
-  it('tries a player again once they write to the bot: /start clears the block and reschedules them', async () => {
-    const id = await blockedPlayer();
-    // They unblock the bot and send /start: the bot's one door to the daily feature.
-    tg.settings.blocked.delete(id);
-    h.clock.set(at(base + 1, 9, 30));
+  /** The player writes `text` in the bot's private chat, through the game's bot (its one door to the daily feature). */
+  let updates = 0;
+  const writeToBot = async (id: number, text: string) => {
     const bot = createGameBot({ db: h.db, config: { ...h.config, BOT_API_ROOT: tg.apiRoot }, clock: h.clock }, botToken);
     await bot.init();
+    const command = text.startsWith('/') ? { entities: [{ type: 'bot_command' as const, offset: 0, length: text.length }] } : {};
     await bot.handleUpdate({
-      update_id: 1,
-      message: { message_id: 1, date: 1_760_000_000, chat: { id, type: 'private', first_name: 'P' }, from: { id, is_bot: false, first_name: 'P' }, text: '/start', entities: [{ type: 'bot_command', offset: 0, length: 6 }] },
+      update_id: ++updates,
+      message: { message_id: updates, date: 1_760_000_000, chat: { id, type: 'private', first_name: 'P' }, from: { id, is_bot: false, first_name: 'P' }, text, ...command },
     });
+  };
+  /** The version of a player's reminders row: a write or a row lock (SELECT … FOR UPDATE) changes it. */
+  const rowVersion = async (id: number) => (await h.db.query<{ v: string }>('SELECT xmin::text || \'/\' || xmax::text AS v FROM daily_reminders WHERE user_id = $1', [id])).rows[0]!.v;
+
+  it('tries a player again once they write to the bot: /start clears the block and reschedules them', async () => {
+    const id = await blockedPlayer();
+    // They unblock the bot and send /start.
+    tg.settings.blocked.delete(id);
+    h.clock.set(at(base + 1, 9, 30));
+    await writeToBot(id, '/start');
     const row = await h.db.query<{ blocked: string | null }>('SELECT blocked_at_ms::text AS blocked FROM daily_reminders WHERE user_id = $1', [id]);
     expect(row.rows[0]!.blocked).toBeNull();
     expect(await remindAt(id)).not.toBeNull();
     // The streak claimed yesterday is about to be lost: reminded in the player's awake hours.
     expect(await runJob(at(base + 1, 10, 0))).toMatchObject({ read: 1, queued: 1, blocked: 0 });
     await waitFor(() => sentTo(id).some((m) => m.text === catalogText('bot', 'en', 'bot.reminder.streak')), 'the streak reminder');
+  });
+
+  it('forgets a 403 the job has not read yet when the player writes to the bot, so the next run reminds them', async () => {
+    const id = await refusedPlayer();
+    // They unblock the bot and write before any run has read the 403.
+    tg.settings.blocked.delete(id);
+    h.clock.set(at(base, 18, 0));
+    await writeToBot(id, 'hello');
+    const row = await h.db.query<{ last: string | null }>('SELECT last_broadcast_id::text AS last FROM daily_reminders WHERE user_id = $1', [id]);
+    expect(row.rows[0]!.last).toBeNull();
+    expect(await runJob(at(base + 1, 10, 0))).toMatchObject({ read: 1, queued: 1, blocked: 0 });
+    await waitFor(() => sentTo(id).some((m) => m.text === catalogText('bot', 'en', 'bot.reminder.streak')), 'the streak reminder');
+  });
+
+  it('writes nothing, and locks no row, when a player the bot can reach writes to it', async () => {
+    h.clock.set(at(base, 10, 0));
+    const reminded = h.newUserId();
+    const never = h.newUserId();
+    await open(reminded);
+    await open(never);
+    await h.db.query('UPDATE daily_reminders SET remind_at_ms = NULL WHERE user_id = $1', [never]);
+    // One delivered reminder: its last_broadcast_id stays on the row, and Telegram took it.
+    expect(await runJob(at(base, 11, 0))).toMatchObject({ queued: 1 });
+    await delivered(reminded, 1);
+    const before = [await rowVersion(reminded), await rowVersion(never)];
+    const moments = [await remindAt(reminded), await remindAt(never)];
+    h.clock.set(at(base, 12, 0));
+    await writeToBot(reminded, 'hello');
+    await writeToBot(never, '/start');
+    expect([await rowVersion(reminded), await rowVersion(never)]).toEqual(before);
+    expect([await remindAt(reminded), await remindAt(never)]).toEqual(moments);
   });
 
   it('finds who is due through the index on the due moment, then reads them by primary key: never a scan of all players', async () => {
