@@ -77,7 +77,7 @@ export const timeJobs = async (db: Db, players: number, redisUrl: string): Promi
   } catch (err) {
     console.error('  Redis timing failed:', err);
   } finally {
-    await probe.client.del(`${probe.prefix}ranks`, ranksVersionKey(probe)).catch(() => {});
+    await probe.client.unlink(`${probe.prefix}ranks`, ranksVersionKey(probe)).catch(() => {});
     await probe.close();
   }
   const [statsFoldMs] = await timedMs(() => refreshStatsCache(db, now));

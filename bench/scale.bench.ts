@@ -285,7 +285,8 @@ const measureSize = async (players: number, cluster: PrivateCluster | undefined)
       if (prefix !== null) {
         const r = openRedis(redisUrl, { prefix });
         await r.waitReady(5_000);
-        await r.client.del(`${prefix}ranks`, ranksVersionKey(r));
+        // UNLINK: Redis frees a sorted set of millions in the background; DEL would block it past the command timeout.
+        await r.client.unlink(`${prefix}ranks`, ranksVersionKey(r));
         await r.close();
       }
     }
