@@ -37,40 +37,48 @@ export const unrankedEntry = (u: ProfileRow, total: number): LeaderboardEntry =>
 
 export type LeaderboardPage = Page<LeaderboardEntry>;
 
+/** The statement of leaderboardFromView ($1 the player, $2 the offset, $3 the page size); exported for the bound test. */
+export const leaderboardViewSql = `WITH meta AS (SELECT total::bigint AS total FROM rank_meta WHERE id = 1),
+  me AS (SELECT total_money, neg_id FROM rank_entries WHERE user_id = $1),
+  mine AS (
+    SELECT me.total_money,
+           b.above + 1 + (SELECT count(*) FROM (
+                            SELECT e.total_money, e.neg_id FROM rank_entries e WHERE (e.total_money, e.neg_id) > (me.total_money, me.neg_id)
+                            ORDER BY e.total_money, e.neg_id LIMIT b.n) s
+                          WHERE (s.total_money, s.neg_id) < (b.hi_money, b.hi_neg)) AS rank
+    FROM me CROSS JOIN LATERAL (
+      SELECT above, hi_money, hi_neg, n FROM rank_blocks WHERE (lo_money, lo_neg) <= (me.total_money, me.neg_id)
+      ORDER BY lo_money DESC, lo_neg DESC LIMIT 1) b
+  ),
+  pb AS (SELECT above, hi_money, hi_neg FROM rank_blocks WHERE above <= $2 AND above + n > $2 ORDER BY above DESC LIMIT 1),
+  pg AS (
+    SELECT -p.neg_id AS user_id, p.total_money, $2::bigint + row_number() OVER (ORDER BY p.total_money DESC, p.neg_id DESC) AS rank
+    FROM pb CROSS JOIN LATERAL (
+      SELECT total_money, neg_id FROM rank_entries e WHERE (e.total_money, e.neg_id) < (pb.hi_money, pb.hi_neg)
+      ORDER BY e.total_money DESC, e.neg_id DESC OFFSET $2 - pb.above LIMIT $3) p
+  ),
+  x AS (
+    SELECT 0 AS ord, rank, total_money, $1::bigint AS user_id FROM mine
+    UNION ALL
+    SELECT 1 AS ord, rank, total_money, user_id FROM pg
+  )
+  SELECT meta.total, x.ord, x.rank, x.total_money AS ranked_money, ${profileColumns}
+  FROM meta LEFT JOIN (x JOIN users u ON u.id = x.user_id) ON true
+  ORDER BY x.ord, x.rank`;
+
 /**
  * The page from the ranked view (server/leaderboard/rank-view.ts), in one statement, so one
  * committed version: the own rank is its block's `above` plus the entries ahead of it inside the
  * block; the page starts in the block holding its first rank, at an OFFSET inside that block.
  * Both are bounded by the block size (at most 2 × 2,048 index entries), never by the players.
+ * The count reads at most the block's n entries after the player's (LIMIT n): a B-tree scan stops
+ * on a row comparison's first column only, so a bound `< (hi_money, hi_neg)` alone would read on
+ * through every tied balance past the block (the 2.5M players at 0 MONEY of a 10M table).
  */
 export const leaderboardFromView = async (q: Queryable, userId: number, page: number, pageSize: number): Promise<LeaderboardPage> => {
   const offset = (page - 1) * pageSize;
   const r = await q.query<ProfileRow & { total: number; ord: number | null; rank: number | null; ranked_money: string | null }>(
-    `WITH meta AS (SELECT total::bigint AS total FROM rank_meta WHERE id = 1),
-     me AS (SELECT total_money, neg_id FROM rank_entries WHERE user_id = $1),
-     mine AS (
-       SELECT me.total_money,
-              b.above + 1 + (SELECT count(*) FROM rank_entries e
-                             WHERE (e.total_money, e.neg_id) > (me.total_money, me.neg_id) AND (e.total_money, e.neg_id) < (b.hi_money, b.hi_neg)) AS rank
-       FROM me CROSS JOIN LATERAL (
-         SELECT above, hi_money, hi_neg FROM rank_blocks WHERE (lo_money, lo_neg) <= (me.total_money, me.neg_id)
-         ORDER BY lo_money DESC, lo_neg DESC LIMIT 1) b
-     ),
-     pb AS (SELECT above, hi_money, hi_neg FROM rank_blocks WHERE above <= $2 AND above + n > $2 ORDER BY above DESC LIMIT 1),
-     pg AS (
-       SELECT -p.neg_id AS user_id, p.total_money, $2::bigint + row_number() OVER (ORDER BY p.total_money DESC, p.neg_id DESC) AS rank
-       FROM pb CROSS JOIN LATERAL (
-         SELECT total_money, neg_id FROM rank_entries e WHERE (e.total_money, e.neg_id) < (pb.hi_money, pb.hi_neg)
-         ORDER BY e.total_money DESC, e.neg_id DESC OFFSET $2 - pb.above LIMIT $3) p
-     ),
-     x AS (
-       SELECT 0 AS ord, rank, total_money, $1::bigint AS user_id FROM mine
-       UNION ALL
-       SELECT 1 AS ord, rank, total_money, user_id FROM pg
-     )
-     SELECT meta.total, x.ord, x.rank, x.total_money AS ranked_money, ${profileColumns}
-     FROM meta LEFT JOIN (x JOIN users u ON u.id = x.user_id) ON true
-     ORDER BY x.ord, x.rank`,
+    leaderboardViewSql,
     [userId, offset, pageSize],
     // Planned once per connection (its planning cost more than its run); the OFFSET skips only
     // index entries (user_id is −neg_id), so it reads no row it does not show.

@@ -139,11 +139,15 @@ const splitBlocks = async (tx: Queryable, size: number): Promise<number> => {
   for (const b of over.rows) {
     const pieces = Math.ceil(Number(b.n) / size);
     // The last key of each upper piece, best first: positions size, 2·size, … (pieces − 1)·size.
+    // LIMIT bounds the scan by the block (a row comparison stops a B-tree scan on its first column
+    // only, so the lower bound alone would read on through a run of tied balances).
     const cuts = await tx.query<{ m: string; g: number }>(
       `SELECT total_money AS m, neg_id AS g FROM (
          SELECT total_money, neg_id, row_number() OVER (ORDER BY total_money DESC, neg_id DESC) AS i
-         FROM rank_entries WHERE (total_money, neg_id) >= ($1::numeric, $2::bigint) AND (total_money, neg_id) < ($3::numeric, $4::bigint)
-       ) x WHERE i % $5 = 0 AND i <= $6 ORDER BY i`,
+         FROM (SELECT total_money, neg_id FROM rank_entries WHERE (total_money, neg_id) < ($3::numeric, $4::bigint)
+               ORDER BY total_money DESC, neg_id DESC LIMIT $6) top
+         WHERE (total_money, neg_id) >= ($1::numeric, $2::bigint)
+       ) x WHERE i % $5 = 0 ORDER BY i`,
       [b.lo_money, b.lo_neg, b.hi_money, b.hi_neg, size, (pieces - 1) * size],
     );
     const c = cuts.rows;
