@@ -23,14 +23,16 @@ export default defineConfig({
         // Three trees (mini-app, site, console) share modules; left to itself Rolldown splits the
         // shared ones into many small chunks, each paying gzip's start-up cost. React goes in one
         // chunk for all three, the router in another (the mini-app paints its boot screen before
-        // it needs one), and the mini-app's libraries in theirs: what the worker bridge and the
-        // Telegram module need at mount, and React Query, which comes with the router.
+        // it needs one), and the mini-app's libraries in theirs: what the worker bridge needs at
+        // mount, and React Query, which comes with the router. Telegram's script (@twa-dev/sdk)
+        // is a lazy chunk of its own, loaded after the first screen (src/telegram.ts).
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/ },
-            { name: 'game-vendor', test: /node_modules[\\/](@preact|comlink|@twa-dev)[\\/]/ },
+            { name: 'game-vendor', test: /node_modules[\\/](@preact|comlink)[\\/]/ },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'telegram-sdk', test: /node_modules[\\/]@twa-dev[\\/]/ },
           ],
         },
       },

@@ -1,5 +1,7 @@
-import WebAppSdk from '@twa-dev/sdk';
+import type WebAppSdk from '@twa-dev/sdk';
 import { i18n } from './i18n/i18n.ts';
+import { launchClient } from './telegram-launch.ts';
+import { startViewport } from './telegram-viewport.ts';
 import { since, type TelegramFeature } from './telegram-versions.ts';
 
 /**
@@ -7,18 +9,56 @@ import { since, type TelegramFeature } from './telegram-versions.ts';
  * the init data, the start parameter, the theme, the viewport, the back button, haptics, links,
  * sharing and the client's storage. It alone knows which methods the running client has: every
  * call is guarded by the Bot API version the method arrived in (`since`), so an old client (6.x)
- * gets the older path and nothing throws (docs/mini-app.md "Telegram").
+ * gets the older path and nothing throws (docs/mini-app.md "Telegram"). Telegram's script loads
+ * after the first screen (`loadTelegramSdk`); until then the launch URL answers the read-only
+ * questions (./telegram-launch.ts) and calls on the client wait for the script (`withSdk`).
  */
 type WebApp = typeof WebAppSdk;
 
 export { since, type TelegramFeature };
 
 // The SDK module runs Telegram's script, which installs window.Telegram.WebApp. The package is
-// CommonJS and bundlers disagree on its default-export interop (Vite's dev server gives the
-// WebApp, the production build the exports object), so we read the global it installed; a test
-// stands in another client by replacing that global.
-const sdkApp = WebAppSdk as WebApp | undefined;
-const client = (): WebApp => (window as unknown as { Telegram?: { WebApp?: WebApp } }).Telegram?.WebApp ?? (sdkApp as WebApp);
+// CommonJS and bundlers disagree on its default-export interop, so we read the global it
+// installed; a test stands in another client by replacing that global. Before the script has
+// run, the launch URL's parameters stand in for its read-only part.
+const installed = (): WebApp | undefined => (window as unknown as { Telegram?: { WebApp?: WebApp } }).Telegram?.WebApp;
+const client = (): WebApp => installed() ?? (launchClient() as unknown as WebApp);
+
+let sdk: Promise<void> | undefined;
+const waiting: (() => void)[] = [];
+
+/**
+ * Loads Telegram's script, once, and runs the calls that waited for it. The shell asks for it when
+ * the first screen is on the page, anything that needs the client's answer (storage, home screen,
+ * prepared messages) as it asks. Never rejects: without the script, waiting calls stay undone.
+ */
+export const loadTelegramSdk = (): Promise<void> => {
+  // A client already in place (a test's stand-in) is the one to use.
+  if (installed() && !sdk) return Promise.resolve();
+  sdk ??= import('@twa-dev/sdk').then(
+    () => {
+      for (const run of waiting.splice(0)) run();
+    },
+    (error: unknown) => {
+      sdk = undefined;
+      console.warn('Telegram script did not load', error);
+    },
+  );
+  return sdk;
+};
+
+/** Runs `call` on the client's script: now if it is in place, else once it has loaded. Returns a cancel. */
+const withSdk = (call: () => void): (() => void) => {
+  if (installed()) {
+    call();
+    return () => undefined;
+  }
+  let cancelled = false;
+  waiting.push(() => cancelled || call());
+  return () => {
+    cancelled = true;
+  };
+};
 
 /** True when the running client has `feature` (its Bot API version is at least `since[feature]`). */
 export const supports = (feature: TelegramFeature): boolean => {
@@ -29,10 +69,12 @@ export const supports = (feature: TelegramFeature): boolean => {
   }
 };
 
-/** A client call that never throws: a client that misbehaves is logged and ignored. */
+/** A client call that never throws: a client that misbehaves is logged and ignored; none before the script. */
 const attempt = <T>(what: string, call: (app: WebApp) => T): T | undefined => {
+  const app = installed();
+  if (!app) return undefined;
   try {
-    return call(client());
+    return call(app);
   } catch (error) {
     console.warn(`Telegram ${what}`, error);
     return undefined;
@@ -76,107 +118,25 @@ export const applyTheme = (root: HTMLElement = document.documentElement): void =
   root.dataset.theme = client().colorScheme === 'dark' ? 'dark' : 'light';
 };
 
-// ── Viewport: full screen on phones (Bot API 8.0), the expanded layout everywhere else ─────────
-
-/** Phones get full screen; desktop clients (tdesktop, macos, web, weba, webk, unigram) stay windowed. */
-const phonePlatforms: ReadonlySet<string> = new Set(['android', 'android_x', 'ios']);
-
 /**
- * How long a phone may take to answer the full-screen request. Some iOS clients ignore it
- * silently (no fullscreenChanged, no fullscreenFailed): after this the expanded layout is final.
- */
-export const fullscreenAnswerMs = 1_500;
-/** How long full screen waits for the client's insets before it uses the ones it has. */
-export const insetsAnswerMs = 1_000;
-
-const sides = ['top', 'bottom', 'left', 'right'] as const;
-export type Insets = Record<(typeof sides)[number], number>;
-
-/**
- * The layout's inset: the device's safe area (notch, home bar) plus the client's content safe
- * area (Telegram's own buttons over a full-screen app).
- */
-export const layoutInsets = (): Insets => {
-  const app = client();
-  const safe = app.safeAreaInset ?? { top: 0, bottom: 0, left: 0, right: 0 };
-  const content = app.contentSafeAreaInset ?? { top: 0, bottom: 0, left: 0, right: 0 };
-  return Object.fromEntries(sides.map((s) => [s, (safe[s] ?? 0) + (content[s] ?? 0)])) as Insets;
-};
-
-/**
- * Asks a phone for full screen and portrait, and keeps `<html data-viewport>` and the
- * `--inset-*` variables in step with the client. The expanded layout stays until the client says
- * it is full screen AND has sent its insets (iOS sends them late): both then land in one style
- * write with transitions off, so nothing jumps. Returns the cleanup.
- */
-const startViewport = (root: HTMLElement): (() => void) => {
-  const app = client();
-  let insetsArrived = false;
-  let insetsTimer: ReturnType<typeof setTimeout> | undefined;
-  let answerTimer: ReturnType<typeof setTimeout> | undefined;
-
-  const layout = () => {
-    const full = supports('fullscreen') && client().isFullscreen === true && insetsArrived;
-    const mode = full ? 'fullscreen' : 'expanded';
-    const insets = full ? layoutInsets() : null;
-    if (root.dataset.viewport !== mode) {
-      // One frame without transitions: the insets arrive as a layout, not as an animation.
-      root.dataset.viewportSettling = '';
-      requestAnimationFrame(() => requestAnimationFrame(() => delete root.dataset.viewportSettling));
-    }
-    for (const side of sides) {
-      if (insets) root.style.setProperty(`--inset-${side}`, `${insets[side]}px`);
-      else root.style.removeProperty(`--inset-${side}`);
-    }
-    root.dataset.viewport = mode;
-  };
-  const onInsets = () => {
-    insetsArrived = true;
-    clearTimeout(insetsTimer);
-    layout();
-  };
-  const onFullscreen = () => {
-    clearTimeout(answerTimer);
-    clearTimeout(insetsTimer);
-    // Insets sent before the switch describe the windowed app: wait for the full-screen ones,
-    // or use what the client has after a while (a client may not resend unchanged insets).
-    insetsArrived = false;
-    if (client().isFullscreen) insetsTimer = setTimeout(onInsets, insetsAnswerMs);
-    layout();
-  };
-  const onFailed = () => {
-    clearTimeout(answerTimer);
-    layout();
-  };
-
-  layout();
-  if (!supports('fullscreen')) return () => undefined;
-  app.onEvent('safeAreaChanged', onInsets);
-  app.onEvent('contentSafeAreaChanged', onInsets);
-  app.onEvent('fullscreenChanged', onFullscreen);
-  app.onEvent('fullscreenFailed', onFailed);
-  if (app.isFullscreen) onFullscreen();
-  else if (phonePlatforms.has(app.platform)) {
-    attempt('requestFullscreen', (a) => a.requestFullscreen());
-    // No answer: the client ignored the request; the expanded layout stays, expanded for sure.
-    answerTimer = setTimeout(() => attempt('expand', (a) => a.expand()), fullscreenAnswerMs);
-  }
-  if (phonePlatforms.has(app.platform) && supports('orientationLock')) attempt('lockOrientation', (a) => a.lockOrientation());
-  return () => {
-    clearTimeout(answerTimer);
-    clearTimeout(insetsTimer);
-    app.offEvent('safeAreaChanged', onInsets);
-    app.offEvent('contentSafeAreaChanged', onInsets);
-    app.offEvent('fullscreenChanged', onFullscreen);
-    app.offEvent('fullscreenFailed', onFailed);
-  };
-};
-
-/**
- * ready(), expand(), no vertical swipes (a fast downward tap must not close the app), colours,
- * theme, and full screen on phones. Returns the cleanup (tests mount more than once).
+ * The theme from the launch URL at once (the first screen is drawn in it); once Telegram's script
+ * is in place: ready(), expand(), no vertical swipes (a fast downward tap must not close the app),
+ * colours, the theme's updates, and full screen on phones. Returns the cleanup (tests mount more
+ * than once).
  */
 export const initTelegram = (root: HTMLElement = document.documentElement): (() => void) => {
+  applyTheme(root);
+  let stop = (): void => undefined;
+  const cancel = withSdk(() => {
+    stop = startClient(root);
+  });
+  return () => {
+    cancel();
+    stop();
+  };
+};
+
+const startClient = (root: HTMLElement): (() => void) => {
   attempt('ready', (a) => a.ready());
   attempt('expand', (a) => a.expand());
   if (supports('verticalSwipes')) attempt('disableVerticalSwipes', (a) => a.disableVerticalSwipes());
@@ -188,7 +148,7 @@ export const initTelegram = (root: HTMLElement = document.documentElement): (() 
   const app = client();
   const onTheme = () => applyTheme(root);
   attempt('onEvent', (a) => a.onEvent('themeChanged', onTheme));
-  const stopViewport = attempt('viewport', () => startViewport(root)) ?? (() => undefined);
+  const stopViewport = attempt('viewport', () => startViewport(root, { client, supports, attempt })) ?? (() => undefined);
   return () => {
     stopViewport();
     attempt('offEvent', () => app.offEvent('themeChanged', onTheme));
@@ -198,17 +158,19 @@ export const initTelegram = (root: HTMLElement = document.documentElement): (() 
 /** Shows the native back button calling `onBack`, or hides it. Returns the cleanup. */
 export const bindBackButton = (visible: boolean, onBack: () => void): (() => void) => {
   if (!supports('backButton')) return () => undefined;
-  const button = client().BackButton;
-  if (!visible) {
-    attempt('BackButton.hide', () => button.hide());
-    return () => undefined;
-  }
-  attempt('BackButton.show', () => {
-    button.onClick(onBack);
-    button.show();
+  let unbind = (): void => undefined;
+  const cancel = withSdk(() => {
+    const button = client().BackButton;
+    if (!visible) return void attempt('BackButton.hide', () => button.hide());
+    attempt('BackButton.show', () => {
+      button.onClick(onBack);
+      button.show();
+    });
+    unbind = () => void attempt('BackButton.offClick', () => button.offClick(onBack));
   });
   return () => {
-    attempt('BackButton.offClick', () => button.offClick(onBack));
+    cancel();
+    unbind();
   };
 };
 
@@ -277,8 +239,9 @@ export type ShareOutcome = 'sent' | 'declined' | 'failed';
  * 'declined' when the player closed the dialog, 'failed' when the client could not (an older
  * client, an expired message): the caller then shares the link instead.
  */
-export const sharePreparedMessage = (id: string): Promise<ShareOutcome> => {
-  if (!supports('preparedMessage')) return Promise.resolve('failed');
+export const sharePreparedMessage = async (id: string): Promise<ShareOutcome> => {
+  if (!supports('preparedMessage')) return 'failed';
+  await loadTelegramSdk();
   return new Promise((resolve) => {
     const app = client();
     let reason: string | undefined;
@@ -361,6 +324,7 @@ const local = {
  */
 export const clientStore = {
   get: async (key: string): Promise<string | null> => {
+    await loadTelegramSdk();
     const storage = clientStorage();
     const kept = storage
       ? await answerWithin<string | null>(clientAnswerMs, null, (answer) => storage.getItem(key, (error, value) => answer(error ? null : value || null)))
@@ -369,6 +333,7 @@ export const clientStore = {
   },
   set: async (key: string, value: string): Promise<void> => {
     local.set(key, value);
+    await loadTelegramSdk();
     const storage = clientStorage();
     if (storage) await answerWithin(clientAnswerMs, undefined, (answer) => storage.setItem(key, value, () => answer(undefined)));
   },
@@ -377,9 +342,10 @@ export const clientStore = {
 export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';
 
 /** Whether MONEY is on the home screen (8.0): "unsupported" on older clients and platforms. */
-export const homeScreenStatus = (): Promise<HomeScreenStatus> => {
+export const homeScreenStatus = async (): Promise<HomeScreenStatus> => {
   // A plain browser with signed init data (the demo) has no client to ask, nor a home screen to add to.
-  if (!supports('homeScreen') || !inTelegramClient()) return Promise.resolve('unsupported');
+  if (!supports('homeScreen') || !inTelegramClient()) return 'unsupported';
+  await loadTelegramSdk();
   return answerWithin<HomeScreenStatus>(clientAnswerMs, 'unknown', (answer) => client().checkHomeScreenStatus((status) => answer(status)));
 };
 

@@ -6,13 +6,18 @@ import { activateTelegramLocale } from './locale.ts';
 import { BootScreen } from './shell/boot-screen.tsx';
 import './styles/base.css';
 
+/** Resolves in a task of its own: what follows does not lengthen the task that awaited it. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /**
- * Mounts the mini-app tree under `basename` ('/app'): Telegram first (ready, expand, theme), then
- * the engine's worker, then React. The route tree itself was chosen once by src/main.tsx. The
- * boot screen paints at once; the engine's status call, the app catalog of Telegram's language
- * and the rest of the app (router, React Query, the first screen's chunk: app-root.tsx) load
- * together behind it. The shell switches to the player's chosen language, if any, when the
- * status answers (docs/i18n.md "The mini-app").
+ * Mounts the mini-app tree under `basename` ('/app'): the theme from the launch URL, then the
+ * engine's worker, then React (Telegram's script comes after the first screen, src/telegram.ts).
+ * The route tree itself was chosen once by src/main.tsx. The boot screen is on the page already;
+ * the engine's status call, the app catalog of Telegram's language and the rest of the app
+ * (router, React Query: app-root.tsx, then the first screen's chunk) load together behind it,
+ * each asked for in a task of its own, so no single task of the start blocks the main thread for
+ * long on a cheap phone (docs/mini-app.md "First paint"). The shell switches to the player's
+ * chosen language, if any, when the status answers (docs/i18n.md "The mini-app").
  */
 export const mount = (root: HTMLElement, basename: string): void => {
   initTelegram();
@@ -21,6 +26,12 @@ export const mount = (root: HTMLElement, basename: string): void => {
   const engine = startEngine(api);
   const reactRoot = createRoot(root);
   reactRoot.render(<BootScreen />);
+  const appRoot = nextTask().then(() => import('./app-root.tsx'));
+  // Home's chunk is the index route's (the router asks for it at once, onboarding or not): asked
+  // for here, its preloads are not added inside the router's start.
+  void appRoot.then(nextTask).then(() => import('./home/home-screen.tsx'));
   // The tree renders once Telegram's language is active, or failed to load (the shell then waits as before).
-  void Promise.all([import('./app-root.tsx'), locale.catch(() => undefined)]).then(([{ renderApp }]) => renderApp(reactRoot, { api, engine, basename }));
+  void Promise.all([appRoot, locale.catch(() => undefined)])
+    .then(async (loaded) => (await nextTask(), loaded))
+    .then(([{ renderApp }]) => renderApp(reactRoot, { api, engine, basename }));
 };

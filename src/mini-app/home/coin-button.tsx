@@ -43,11 +43,14 @@ export const CoinButton = () => {
     const announcer = balanceAnnouncer(announceRef.current!, () => `${balanceLabel.current}: ${formatMoney($balance.peek())}`);
     const down = new Set<number>();
     // The coin's box, measured when it changes rather than per tap: reading it after the previous
-    // tap's DOM writes would force a synchronous layout on every tap.
-    let rect = button.getBoundingClientRect();
+    // tap's DOM writes would force a synchronous layout on every tap. Not read here either (that
+    // would lay out the whole first screen inside React's commit): the observer's first call,
+    // right after the first layout, measures it; a tap before that measures it once.
+    let measured: DOMRect | null = null;
     const measure = () => {
-      rect = button.getBoundingClientRect();
+      measured = button.getBoundingClientRect();
     };
+    const box = (): DOMRect => measured ?? (measured = button.getBoundingClientRect());
     const resize = new ResizeObserver(measure);
     resize.observe(button);
     window.addEventListener('scroll', measure, { passive: true });
@@ -59,13 +62,13 @@ export const CoinButton = () => {
     const onPointerDown = (event: PointerEvent) => {
       if (down.has(event.pointerId)) return;
       down.add(event.pointerId);
-      tapAt(event.clientX - rect.left, event.clientY - rect.top);
+      tapAt(event.clientX - box().left, event.clientY - box().top);
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Enter' && event.key !== ' ') return;
       // Space would scroll and Enter click; a held key repeats, but a press is one tap.
       event.preventDefault();
-      if (!event.repeat) tapAt(rect.width / 2, rect.height / 2);
+      if (!event.repeat) tapAt(box().width / 2, box().height / 2);
     };
     const feedback = (x: number, y: number) => {
       haptic.tap();
@@ -85,8 +88,9 @@ export const CoinButton = () => {
         { duration: floatDurationMs, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' },
       );
       // Tilt toward the tapped side, then spring back.
-      const tiltX = ((y / rect.height) - 0.5) * -14;
-      const tiltY = ((x / rect.width) - 0.5) * 14;
+      const { width, height } = box();
+      const tiltX = ((y / height) - 0.5) * -14;
+      const tiltY = ((x / width) - 0.5) * 14;
       button.animate(
         [
           { transform: `perspective(600px) rotateX(${tiltX}deg) rotateY(${tiltY}deg) scale(0.95)` },

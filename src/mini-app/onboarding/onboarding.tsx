@@ -37,8 +37,8 @@ const Intro = ({ onNext }: { onNext: () => void }) => {
   const { _ } = useLingui();
   return (
     <>
-      <img className="onb__hero-coin" src={art('coin')} alt="" />
-      <img className="onb__logo" src={art('logo')} alt={productName} />
+      <div className="onb__hero-coin"><img src={art('coin')} alt="" /></div>
+      <img className="onb__logo" src={art('logo')} alt={productName} width={149} height={36} />
       <h1 className="h1 onb__center">{_('app.onb.title')}</h1>
       <p className="hint onb__center">{_('app.onb.intro')}</p>
       <div className="onb__foot"><button className="btn btn--block" onClick={onNext}>{_('app.onb.start')}</button></div>

@@ -2,6 +2,7 @@ import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useLingui } from '@lingui/react';
 import { removeBootScreen } from '../../boot-screen.ts';
+import { loadTelegramSdk } from '../../telegram.ts';
 import { useStatus } from '../engine-context.tsx';
 import { useStartLocale } from '../locale.ts';
 import { BootScreen } from './boot-screen.tsx';
@@ -17,9 +18,15 @@ const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) => {
   return frozen === true ? <div className="frozen-banner" role="alert">{_('app.frozen.message')}</div> : null;
 };
 
-/** Rendered with the first screen: the coin main.tsx painted before any code loaded goes (src/boot-screen.ts). */
+/**
+ * Rendered with the first screen: the coin main.tsx painted before any code loaded goes
+ * (src/boot-screen.ts), and Telegram's script loads now, off the first screen's path (src/telegram.ts).
+ */
 const FirstScreenShown = () => {
-  useEffect(() => removeBootScreen(), []);
+  useEffect(() => {
+    removeBootScreen();
+    void loadTelegramSdk();
+  }, []);
   return null;
 };
 

@@ -55,7 +55,9 @@ const zero = (): InsetsValue => ({ top: 0, bottom: 0, left: 0, right: 0 });
 
 /** Installs a fake client as window.Telegram.WebApp until `restore()`. */
 export const installFakeClient = (options: FakeClientOptions): FakeClient => {
-  const holder = window as unknown as { Telegram: { WebApp: unknown } };
+  // Telegram's script may not have loaded yet (src/telegram.ts loads it after the first screen).
+  const global = window as unknown as { Telegram?: { WebApp: unknown } };
+  const holder = { Telegram: (global.Telegram ??= { WebApp: undefined }) };
   const previous = holder.Telegram.WebApp;
   const handlers = new Map<string, Set<Handler>>();
   const calls: string[] = [];

@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '../../../src/i18n/i18n.ts';
-import { initTelegram, shareText, shareUrl, startParam } from '../../../src/telegram.ts';
+import { initTelegram, loadTelegramSdk, shareText, shareUrl, startParam } from '../../../src/telegram.ts';
 import '../../../src/mini-app/styles/base.css';
 
 /** What a Telegram client does to tell the page its theme changed (the WebView protocol). */
@@ -11,6 +11,8 @@ const sendTheme = (themeParams: Record<string, string>) =>
   );
 
 const root = document.documentElement;
+// Telegram's own script, as the shell loads it after the first screen.
+beforeAll(() => loadTelegramSdk());
 afterAll(() => {
   root.removeAttribute('data-theme');
   root.removeAttribute('style');
