@@ -13,7 +13,7 @@ import type { RouteContext } from './route-context.ts';
 import { webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import { broadcastBody } from './operator.ts';
-import { apiKeyHeader, objectOf } from './schemas.ts';
+import { apiKeyHeader, objectOf, requireApiKey } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
 
 const progressSchema = objectOf<BroadcastProgress>()({
@@ -28,10 +28,7 @@ const progressSchema = objectOf<BroadcastProgress>()({
 });
 
 export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const checkKey = (request: FastifyRequest) => {
-    if (!ctx.config.BROADCAST_API_KEY) throw refuse('broadcastsUnconfigured');
-    if (!secretMatches(request.headers['x-api-key'], ctx.config.BROADCAST_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
-  };
+  const checkKey = (request: FastifyRequest) => requireApiKey(ctx.config.BROADCAST_API_KEY, 'broadcastsUnconfigured', request);
 
   app.post(
     '/public/send-telemss',

@@ -5,7 +5,7 @@
 import { airdropReasonCodes, airdropReviewStates } from '../../engine/airdrop-review.ts';
 import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
 import type { FastifyRequest } from 'fastify';
-import { refusalCodes } from '../../engine/refusals.ts';
+import { refusalCodes, type RefusalCode } from '../../engine/refusals.ts';
 import { refuse } from '../core/errors.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import type { RouteContext } from './route-context.ts';
@@ -241,10 +241,10 @@ export const playerRoute =
 /** The x-api-key header of the operator API and the broadcast API. */
 export const apiKeyHeader = { type: 'object', properties: { 'x-api-key': { type: 'string', maxLength: 512 } }, required: ['x-api-key'] } as const;
 
-/** OPERATOR_API_KEY in x-api-key, compared in constant time; empty closes the operator API. */
-const requireOperatorKey = (config: RouteContext['config'], request: FastifyRequest): void => {
-  if (!config.OPERATOR_API_KEY) throw refuse('operatorApiUnconfigured');
-  if (!secretMatches(request.headers['x-api-key'], config.OPERATOR_API_KEY)) throw refuse('wrongApiKey', { field: 'x-api-key' });
+/** `key` in x-api-key, compared in constant time; an empty key closes the API it guards (`unconfigured`). */
+export const requireApiKey = (key: string | undefined, unconfigured: RefusalCode, request: FastifyRequest): void => {
+  if (!key) throw refuse(unconfigured);
+  if (!secretMatches(request.headers['x-api-key'], key)) throw refuse('wrongApiKey', { field: 'x-api-key' });
 };
 
 /**
@@ -255,6 +255,6 @@ const requireOperatorKey = (config: RouteContext['config'], request: FastifyRequ
 export const operatorRoute =
   (ctx: Pick<RouteContext, 'config'>) =>
   (summary: string, schema: Record<string, unknown> = {}) => ({
-    preHandler: async (request: FastifyRequest) => requireOperatorKey(ctx.config, request),
+    preHandler: async (request: FastifyRequest) => requireApiKey(ctx.config.OPERATOR_API_KEY, 'operatorApiUnconfigured', request),
     schema: { summary, tags: ['operator'], headers: apiKeyHeader, ...schema },
   });
