@@ -15,7 +15,7 @@ import { createDbProbe } from './core/db/probe.ts';
 import { startProcessMetrics, trackDatabase } from './core/metrics.ts';
 import { isDraining } from './core/shutdown.ts';
 import { seedTasks } from './tasks/tasks.ts';
-import { installLoadShedding } from './core/load-shedding.ts';
+import { createLoadShedding } from './core/load-shedding.ts';
 import { installErrorHandler } from './routes/error-handler.ts';
 import { healthRoutes, installHttpMetrics } from './routes/health.ts';
 import { installValidation } from './routes/validation.ts';
@@ -65,7 +65,10 @@ export interface AppDeps {
  * tasks seeded from server/tasks/seed-tasks.json. Binds no port (main.ts listens; tests use inject).
  */
 export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
+  // In front of Fastify, so that a shed request costs nothing else (docs/faults.md "Overload").
+  const shedding = deps.loadShedding === true ? createLoadShedding(deps.config) : undefined;
   const app = Fastify({
+    ...(shedding !== undefined ? { serverFactory: shedding.serverFactory } : {}),
     // Request logs never carry the secrets some callbacks put in the query string.
     logger: withRedaction(deps.logger),
     // Prototype poisoning in JSON is refused, not stripped.
@@ -76,8 +79,10 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   installValidation(app);
   installErrorHandler(app);
-  // First of the hooks, so that a shed request costs nothing else (docs/faults.md "Overload").
-  if (deps.loadShedding === true) await installLoadShedding(app, deps.config);
+  if (shedding !== undefined) {
+    shedding.start(app.log);
+    app.addHook('onClose', async () => shedding.stop());
+  }
   const probe = createDbProbe(deps.db);
   // Metrics only with METRICS_TOKEN (docs/operations.md): off, no request pays for them.
   if (deps.config.METRICS_TOKEN !== undefined) {

@@ -1,88 +1,179 @@
 /**
- * Overload is shed before the event loop drowns (docs/faults.md "Overload"): @fastify/under-pressure
- * samples the event loop's delay and utilization, the heap and the queue of admitted requests
- * (below) every SHED_SAMPLE_MS, and while the last sample is past a bound every request is
- * refused `overloaded` (with SHED_RETRY_AFTER_S) in its onRequest hook, before its body is read or
- * any work is done. The edge answers it like any refusal (server/routes/refusal-status.ts: 503 with
- * Retry-After); the mini-app's engine treats it like the database away: one "Reconnecting…" line,
- * taps kept and resent.
+ * Load shedding decided by our own demand (docs/faults.md "Overload").
  *
- * /livez and /metrics are never shed: a process manager that restarted a busy process, or a
- * Prometheus that lost its scrape, would make the overload worse and hide it.
+ * The gate sits in front of Fastify, on the HTTP server's own request event: a shed request is
+ * answered there with one prebuilt 503 (`overloaded`, Retry-After SHED_RETRY_AFTER_S), before any
+ * routing, hook, body read, log line or error is made for it. Only the API is ever shed (the
+ * player API and the console's): the app shell, static files, /livez, /readyz and /metrics are
+ * always served.
+ *
+ * What decides is MONEY's own queue, the API requests admitted and not yet answered:
+ * - below SHED_IN_FLIGHT_FLOOR in flight nothing is shed, whatever the clock says: a lone request,
+ *   a player's first burst on the embedded database, a fresh start, or a process that another
+ *   process starves of CPU all have few requests in flight, and shedding them would only hurt;
+ * - at SHED_MAX_IN_FLIGHT every further request is shed: the queue's length is the bound;
+ * - in between, a request is shed while the last sample (every SHED_SAMPLE_MS) showed a standing
+ *   queue (even the fastest answer slower than SHED_QUEUE_DELAY_MS), a late event loop
+ *   (SHED_EVENT_LOOP_DELAY_MS), a busy one (SHED_EVENT_LOOP_UTILIZATION) or a full heap
+ *   (SHED_HEAP_USED_RATIO). Latency alone never sheds: it must come with demand.
+ * Each request is decided as it arrives, so the admitted work keeps flowing at the floor while the
+ * rest is refused; there is no window in which everything is refused.
+ *
+ * A shed request writes no log line: it is counted in money_http_shed_total{reason} at each sample,
+ * and one summary line is logged every SHED_LOG_INTERVAL_MS while shedding goes on.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import { adminApiPrefix } from '../../engine/admin-types.ts';
+import { apiPrefix } from '../../engine/api-types.ts';
+import { refusalMessage } from '../../engine/refusals.ts';
 import type { Config } from './config/config.ts';
-import { refuse } from './errors.ts';
 import { metrics, type ShedReason } from './metrics.ts';
-
-/** Paths answered whatever the load (docs/operations.md "Probes"). */
-export const shedExemptPaths: ReadonlySet<string> = new Set(['/livez', '/metrics']);
 
 export type SheddingConfig = Pick<
   Config,
-  'SHED_EVENT_LOOP_DELAY_MS' | 'SHED_EVENT_LOOP_UTILIZATION' | 'SHED_HEAP_USED_RATIO' | 'SHED_QUEUE_DELAY_MS' | 'SHED_SAMPLE_MS' | 'SHED_RETRY_AFTER_S'
+  | 'SHED_IN_FLIGHT_FLOOR'
+  | 'SHED_MAX_IN_FLIGHT'
+  | 'SHED_EVENT_LOOP_DELAY_MS'
+  | 'SHED_EVENT_LOOP_UTILIZATION'
+  | 'SHED_HEAP_USED_RATIO'
+  | 'SHED_QUEUE_DELAY_MS'
+  | 'SHED_SAMPLE_MS'
+  | 'SHED_RETRY_AFTER_S'
+  | 'SHED_LOG_INTERVAL_MS'
 >;
 
 /** Fewer answers than this in a sample say nothing about a queue: a few slow outside calls are not an overload. */
 export const queueSampleMin = 8;
 
-/**
- * The standing queue behind the event loop (CoDel's test): over each sample, the fastest answer to
- * a request that was let in. When even the fastest waited longer than the bound, every request is
- * waiting behind others — for the database pool, a click group's commit — which the event loop's
- * delay does not show, as the loop is idle while it waits.
- */
-const queueDelay = (boundMs: number) => {
+/** The paths that can be shed: the player API and the console's API. Everything else is always served. */
+export const isSheddable = (url: string | undefined): boolean => url !== undefined && (url.startsWith(apiPrefix) || url.startsWith(adminApiPrefix));
+
+const shedReasons = ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] as const satisfies readonly ShedReason[];
+
+/** The server settings Fastify applies to a server it makes itself, which a factory must apply too. */
+export interface ServerTimeouts {
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+export interface SheddingLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface LoadShedding {
+  /** Fastify's `serverFactory`: the HTTP server whose request event passes through the gate. */
+  serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => void, options: ServerTimeouts): Server;
+  /** Starts sampling (and the summary log); stop() ends it. */
+  start(log: SheddingLog): void;
+  stop(): void;
+  /** API requests admitted and not yet answered. */
+  inFlight(): number;
+  /** What the last sample found past its bound (it sheds only above the floor), or null. */
+  pressure(): ShedReason | null;
+}
+
+/** The gate and its sampler; nothing runs until start(). */
+export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
+  // One answer for every shed request, built once: the path meant to cost least builds nothing.
+  const body = Buffer.from(JSON.stringify({ error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' }));
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+    'retry-after': String(config.SHED_RETRY_AFTER_S),
+    'cache-control': 'no-store',
+  };
+  const heapBound = config.SHED_HEAP_USED_RATIO > 0 ? Math.floor(getHeapStatistics().heap_size_limit * config.SHED_HEAP_USED_RATIO) : Infinity;
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+
+  let inFlight = 0;
+  let pressure: ShedReason | null = null;
+  // The sample under way: the fastest admitted answer and how many there were (CoDel's test).
   let fastestMs = Infinity;
   let answers = 0;
-  let overloaded = false;
-  return {
-    answered(ms: number): void {
+  const shedCounts = new Map<ShedReason, number>(shedReasons.map((r) => [r, 0]));
+  let unlogged = 0;
+  let lastElu = performance.eventLoopUtilization();
+  let sampler: NodeJS.Timeout | undefined;
+  let logger: NodeJS.Timeout | undefined;
+
+  const shed = (res: ServerResponse, reason: ShedReason): void => {
+    shedCounts.set(reason, shedCounts.get(reason)! + 1);
+    res.writeHead(503, headers);
+    res.end(body);
+  };
+
+  const gate = (req: IncomingMessage, res: ServerResponse, handler: (req: IncomingMessage, res: ServerResponse) => void): void => {
+    if (!isSheddable(req.url)) return handler(req, res);
+    if (inFlight >= config.SHED_IN_FLIGHT_FLOOR) {
+      if (inFlight >= config.SHED_MAX_IN_FLIGHT) return shed(res, 'inFlight');
+      if (pressure !== null) return shed(res, pressure);
+    }
+    inFlight++;
+    const startMs = performance.now();
+    res.once('close', () => {
+      inFlight--;
+      // A 503 (the database away) says nothing about the queue.
+      if (res.statusCode === 503) return;
+      const ms = performance.now() - startMs;
       answers++;
       if (ms < fastestMs) fastestMs = ms;
-    },
-    /** Ends a sample; true while its fastest answer was over the bound. */
-    sample(): boolean {
-      overloaded = answers >= queueSampleMin && fastestMs > boundMs;
-      fastestMs = Infinity;
-      answers = 0;
-      return overloaded;
-    },
-  };
-};
-
-/** Registers the shedding on the root instance (every route); with every bound at 0 it installs no hook. */
-export const installLoadShedding = async (app: FastifyInstance, config: SheddingConfig): Promise<void> => {
-  const heapLimit = getHeapStatistics().heap_size_limit;
-  // One refusal for every shed request: its Retry-After is fixed for the process, and shedding is
-  // the path meant to cost least, so no Error (and stack trace) is built per request. Frozen: the
-  // edge's error handler only reads a refusal's fields.
-  const overloaded = Object.freeze(refuse('overloaded', { retryAfterS: config.SHED_RETRY_AFTER_S }));
-  const queue = config.SHED_QUEUE_DELAY_MS > 0 ? queueDelay(config.SHED_QUEUE_DELAY_MS) : undefined;
-  if (queue !== undefined) {
-    app.addHook('onResponse', (_request, reply, done) => {
-      // A shed request (or one refused while the database is away) says nothing about the queue.
-      if (reply.statusCode !== 503) queue.answered(reply.elapsedTime);
-      done();
     });
-  }
-  await app.register(underPressure, {
-    maxEventLoopDelay: config.SHED_EVENT_LOOP_DELAY_MS,
-    maxEventLoopUtilization: config.SHED_EVENT_LOOP_UTILIZATION,
-    maxHeapUsedBytes: Math.floor(heapLimit * config.SHED_HEAP_USED_RATIO),
-    // 'interval': the utilization of the last sample; the default ('cumulative') is since the start.
-    eventLoopUtilizationMode: 'interval',
-    sampleInterval: config.SHED_SAMPLE_MS,
-    // The plugin's "health check" is our queue test, taken once a sample.
-    ...(queue !== undefined ? { healthCheck: async () => !queue.sample(), healthCheckInterval: config.SHED_SAMPLE_MS } : {}),
-    // Resolved: the request goes on as if nothing happened. Rejected: the plugin's next(err), so
-    // the refusal goes to the edge's error handler and no later hook, parser or handler runs.
-    pressureHandler: async (request, _reply, type) => {
-      if (shedExemptPaths.has(request.url.split('?', 1)[0]!)) return;
-      metrics.http.shed.inc({ reason: type === 'healthCheck' ? 'queueDelay' : (type as ShedReason) });
-      throw overloaded;
+    handler(req, res);
+  };
+
+  /** Ends a sample: what the next one decides by, and the shed counts into the metrics. */
+  const sample = (): void => {
+    const elu = performance.eventLoopUtilization(lastElu);
+    lastElu = performance.eventLoopUtilization();
+    const delayMs = loopDelay.mean / 1e6;
+    loopDelay.reset();
+    // Too few answers to judge keeps the last verdict while the demand stays above the floor: the
+    // requests still waiting are the queue. It clears once the demand falls.
+    const queued = answers >= queueSampleMin ? fastestMs > config.SHED_QUEUE_DELAY_MS : pressure === 'queueDelay' && inFlight >= config.SHED_IN_FLIGHT_FLOOR;
+    if (config.SHED_QUEUE_DELAY_MS > 0 && queued) pressure = 'queueDelay';
+    else if (config.SHED_EVENT_LOOP_DELAY_MS > 0 && delayMs > config.SHED_EVENT_LOOP_DELAY_MS) pressure = 'eventLoopDelay';
+    else if (config.SHED_EVENT_LOOP_UTILIZATION > 0 && elu.utilization > config.SHED_EVENT_LOOP_UTILIZATION) pressure = 'eventLoopUtilization';
+    else if (process.memoryUsage().heapUsed > heapBound) pressure = 'heapUsedBytes';
+    else pressure = null;
+    fastestMs = Infinity;
+    answers = 0;
+    for (const [reason, n] of shedCounts) {
+      if (n === 0) continue;
+      metrics.http.shed.inc({ reason }, n);
+      unlogged += n;
+      shedCounts.set(reason, 0);
+    }
+  };
+
+  return {
+    serverFactory: (handler, options) => {
+      const server = createServer((req, res) => gate(req, res, handler));
+      if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+      if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+      if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket !== undefined && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
     },
-  });
+    start(log) {
+      loopDelay.enable();
+      sampler = setInterval(sample, config.SHED_SAMPLE_MS).unref();
+      logger = setInterval(() => {
+        if (unlogged === 0) return;
+        log.warn({ shed: unlogged, inFlight, seconds: config.SHED_LOG_INTERVAL_MS / 1000 }, `overload: shed ${unlogged} API requests in the last ${config.SHED_LOG_INTERVAL_MS / 1000} s`);
+        unlogged = 0;
+      }, config.SHED_LOG_INTERVAL_MS).unref();
+    },
+    stop() {
+      clearInterval(sampler);
+      clearInterval(logger);
+      loopDelay.disable();
+      sample();
+    },
+    inFlight: () => inFlight,
+    pressure: () => pressure,
+  };
 };

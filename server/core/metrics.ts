@@ -143,15 +143,15 @@ export const metrics = {
 
 /** The reasons of money_redis_rank_fallbacks_total (bounded). */
 export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unknown_player';
-/** The reasons of money_http_shed_total: the bound a sample was past (server/core/load-shedding.ts). */
-export type ShedReason = 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes' | 'queueDelay';
+/** The reasons of money_http_shed_total: the queue's bound, or the bound a sample was past above the floor (server/core/load-shedding.ts). */
+export type ShedReason = 'inFlight' | 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes' | 'queueDelay';
 /** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
 export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
 
 // Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
 for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
 for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
-for (const reason of ['eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] satisfies ShedReason[]) metrics.http.shed.inc({ reason }, 0);
+for (const reason of ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] satisfies ShedReason[]) metrics.http.shed.inc({ reason }, 0);
 
 /** The pool numbers money_db_pool_waiting_clients reads (pg.Pool has them). */
 export interface PoolStats {

@@ -67,11 +67,7 @@ export const startServer = async (opts: { dataDir: string; databaseUrl?: string 
     HOST: '127.0.0.1',
     DATA_DIR: opts.dataDir,
     TEST_MODE: '1',
-    // The suites share a busy machine whose delays are not the server's own overload: no shedding
-    // by the event loop or the queue unless a test asks (docs/faults.md "Overload").
-    SHED_EVENT_LOOP_DELAY_MS: '0',
-    SHED_EVENT_LOOP_UTILIZATION: '0',
-    SHED_QUEUE_DELAY_MS: '0',
+    // No SHED_*: the suites run the shedding players meet (docs/faults.md "Overload").
     // Lets a developer reuse a dist/ they built (the server otherwise rebuilds a stale one itself).
     ...(process.env.SKIP_CLIENT_BUILD ? { SKIP_CLIENT_BUILD: process.env.SKIP_CLIENT_BUILD } : {}),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),

@@ -14,6 +14,7 @@ import { money } from '../../engine/money.ts';
 import { priceOf } from '../../engine/prices.ts';
 import { advanceClock, apiAs, dbKinds, launchFor, serverNow, testUser, openStack } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
+import { startCpuHogs } from '../cpu-hogs.ts';
 
 /** A phone-sized touch context, as Telegram's mobile web view is. */
 const phone = (browser: Browser): Promise<BrowserContext> =>
@@ -42,7 +43,13 @@ const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, time
 const energyShown = async (page: Page): Promise<number> => Number((await page.getByTestId('energy').locator('strong').textContent())?.replace(/\D/g, ''));
 
 describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
-  const stack = openForSuite(() => openStack(kind));
+  // On the embedded default, the journey runs beside a busy neighbour (a process spinning on the
+  // CPU), with the default shedding: a starved process is not an overloaded one (docs/faults.md).
+  const stack = openForSuite(async () => {
+    const hogs = kind === 'pglite' ? startCpuHogs(1) : undefined;
+    const opened = await openStack(kind);
+    return { ...opened, close: async () => void (await Promise.all([opened.close(), hogs?.stop()])) };
+  });
   let context: BrowserContext;
   let page: Page;
   // Ids differ per database so reruns against a shared PostgreSQL never meet old rows.
@@ -50,10 +57,19 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
   const bob = testUser(kind === 'pglite' ? 2 : 12, { first_name: 'Bob', username: 'bob_e2e' });
   // Every page of both players, so a script or frame the /app policy refuses shows up here.
   const cspViolations: string[] = [];
-  const watchCsp = (c: BrowserContext) =>
+  // Every answer a page got that was shed (or the database away, or a server fault): none, with the default shedding.
+  const refusedAnswers: string[] = [];
+  const watchCsp = (c: BrowserContext) => {
     c.on('console', (m) => {
       if (/Content Security Policy|Refused to (load|execute|connect|frame|apply)/i.test(m.text())) cspViolations.push(m.text());
     });
+    c.on('response', async (r) => {
+      if (r.status() < 500) return;
+      // A 503 for an outside service away (the demo's rich invite before its stand-in answers) is not a shed.
+      const code = await r.json().then((b: { code?: string }) => b.code).catch(() => undefined);
+      if (r.status() !== 503 || code === 'overloaded' || code === 'databaseAway') refusedAnswers.push(`${r.status()} ${code} ${r.url()}`);
+    });
+  };
   const statusOf = async (user = alice): Promise<UserStatus> => apiAs(stack.server, user, await serverNow(stack.server)).status();
 
   beforeAll(async () => {
@@ -240,5 +256,9 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
 
   it('the journey broke no rule of the mini-app’s Content-Security-Policy', () => {
     expect(cspViolations).toEqual([]);
+  });
+
+  it('no answer the pages got was shed or failed, beside the busy neighbour too', () => {
+    expect(refusedAnswers).toEqual([]);
   });
 });

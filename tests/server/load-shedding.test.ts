@@ -1,144 +1,228 @@
 /**
- * Overload shedding (docs/faults.md "Overload"): past a SHED_* bound the real app refuses every
- * request `overloaded` before doing anything, except /livez and /metrics, and the edge's error
- * handler answers it 503 with Retry-After (SHED_RETRY_AFTER_S).
- * The heap bound makes the overload certain: a ratio of a millionth of V8's limit is always past.
+ * Load shedding by our own demand (docs/faults.md "Overload"), over real HTTP: the gate sits on the
+ * HTTP server in front of Fastify, so `inject` never meets it.
+ * - Below SHED_IN_FLIGHT_FLOOR nothing is shed, whatever the samples say.
+ * - At SHED_MAX_IN_FLIGHT every further API request is shed, with one prebuilt 503 and no log line.
+ * - In between, a request is shed while the last sample was past a bound.
+ * - The app shell, static files, /livez, /readyz and /metrics are never shed.
+ * A request is held in flight by sending its headers and withholding its body: it has been admitted
+ * and waits, as a request waiting for the database does.
  */
+import { request as httpRequest, type ClientRequest } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { refusalMessage } from '../../engine/refusals.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/core/config/config.ts';
 import type { Db } from '../../server/core/db/db.ts';
-import { installLoadShedding, queueSampleMin } from '../../server/core/load-shedding.ts';
+import { createLoadShedding, queueSampleMin, type LoadShedding } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';
-import { installErrorHandler } from '../../server/routes/error-handler.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 
 const token = 'shed-test-token-0123456789abcdef';
+const overloadedBody = { error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' };
 
-/** Until under-pressure has taken its first sample (it reads nothing before); a wait, not an assertion. */
-const sampled = async (app: FastifyInstance): Promise<void> => {
-  const usage = () => (app as unknown as { memoryUsage(): { heapUsed: number } }).memoryUsage();
-  while (usage().heapUsed === 0) await new Promise((r) => setTimeout(r, 5));
+const until = async (what: () => boolean): Promise<void> => {
+  while (!what()) await new Promise((r) => setTimeout(r, 5));
 };
 
-describe.each(backends)('load shedding (%s)', (backend) => {
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request on its own connection; `hold` sends the headers and withholds the body until release(). */
+const send = (base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string; hold?: boolean } = {}) => {
+  let req: ClientRequest;
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req = httpRequest(`${base}${path}`, { method, agent: false, headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (opts.hold === true) req.flushHeaders();
+    else req.end(opts.body);
+  });
+  return { answer, release: () => req.end(opts.body) };
+};
+
+const clickBody = (batchId: string, taps = 2) => JSON.stringify({ click: taps, batchId, seq: 1 });
+const authFor = (userId: number) => ({ authorization: `tma ${signInitData(botToken, { user: { id: userId, first_name: 'Shed' } }, startMs)}` });
+
+/** Until the held request has been admitted: a cheap API read is shed from then on (a wait, not an assertion). */
+const untilHeld = async (base: string): Promise<void> => {
+  while ((await send(base, 'GET', `${apiPrefix}/openapi.json`).answer).status !== 503) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe.each(backends)('load shedding in the real app (%s)', (backend) => {
   let db: Db;
-  let shedding: FastifyInstance;
-  let calm: FastifyInstance;
-  // Only the heap bound: the event loop of a test process on a shared machine is not a load we control.
-  const env = { METRICS_TOKEN: token, SHED_SAMPLE_MS: '10', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_EVENT_LOOP_UTILIZATION: '0', SHED_QUEUE_DELAY_MS: '0' };
+  let app: FastifyInstance;
+  let base: string;
+  // The queue's bound at 1: one click held in flight fills it. No sampled bound, so only demand sheds.
+  const env = { METRICS_TOKEN: token, SHED_IN_FLIGHT_FLOOR: '1', SHED_MAX_IN_FLIGHT: '1', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_QUEUE_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_RETRY_AFTER_S: '3' };
   beforeAll(async () => {
-    const config = loadConfig(testEnv(backend, { ...env, SHED_HEAP_USED_RATIO: '0.000001' }));
+    const config = loadConfig(testEnv(backend, env));
     db = await openTestDb(config, backend);
-    shedding = await createApp({ db, config, clock: manualClock(startMs), loadShedding: true });
-    // The same database and defaults: a heap far from 90 % of its limit sheds nothing.
-    calm = await createApp({ db, config: loadConfig(testEnv(backend, env)), clock: manualClock(startMs), loadShedding: true });
-    await Promise.all([sampled(shedding), sampled(calm)]);
+    app = await createApp({ db, config, clock: manualClock(startMs), loadShedding: true });
+    // The app shell and a static file, as the web plugin serves them.
+    app.get('/app', async (_req, reply) => reply.type('text/html').send('<!doctype html><title>MONEY</title>'));
+    app.get('/assets/index.js', async (_req, reply) => reply.type('text/javascript').send('export {}'));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
   });
   afterAll(async () => {
-    await shedding?.close();
-    await calm?.close();
+    await app?.close();
     await db?.close();
   });
-
-  const click = (app: FastifyInstance, userId: number, batchId: string) =>
-    app.inject({
-      method: 'POST',
-      url: `${apiPrefix}/click`,
-      headers: { authorization: `tma ${signInitData(botToken, { user: { id: userId, first_name: 'Shed' } }, startMs)}` },
-      payload: { click: 2, batchId, seq: 1 },
-    });
   const stored = async (batchId: string) => (await db.query('SELECT 1 FROM click_batches WHERE batch_id = $1', [batchId])).rows.length;
 
-  it('answers a click 503 overloaded with Retry-After, and stores nothing', async () => {
-    const r = await click(shedding, 7_100_000_001, 'shed-1');
-    expect(r.statusCode).toBe(503);
-    expect(r.headers['retry-after']).toBe('1');
-    expect(r.json()).toEqual({ error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' });
+  it('sheds a click past the bound of requests in flight with one prebuilt 503, stores nothing, and serves the held one', async () => {
+    const userId = 7_100_000_001;
+    const held = send(base, 'POST', `${apiPrefix}/click`, { headers: authFor(userId), body: clickBody('held-1'), hold: true });
+    await untilHeld(base);
+    const shed = await send(base, 'POST', `${apiPrefix}/click`, { headers: authFor(userId + 1), body: clickBody('shed-1') }).answer;
+    expect(shed.status).toBe(503);
+    expect(shed.headers['retry-after']).toBe('3');
+    expect(JSON.parse(shed.body)).toEqual(overloadedBody);
     expect(await stored('shed-1')).toBe(0);
-    expect((await db.query('SELECT 1 FROM users WHERE id = $1', [7_100_000_001])).rows.length).toBe(0);
+    expect((await db.query('SELECT 1 FROM users WHERE id = $1', [userId + 1])).rows.length).toBe(0);
+    // A malformed body is shed too: it is never read.
+    expect((await send(base, 'POST', `${apiPrefix}/click`, { body: '{"click":' }).answer).status).toBe(503);
+
+    // Never shed: the probes, the scrape, the app shell and a static file.
+    expect((await send(base, 'GET', '/livez').answer).status).toBe(200);
+    const ready = await send(base, 'GET', '/readyz').answer;
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body)).toEqual({ ok: true });
+    expect((await send(base, 'GET', '/app').answer).status).toBe(200);
+    expect((await send(base, 'GET', '/assets/index.js').answer).status).toBe(200);
+    const metrics = await send(base, 'GET', '/metrics', { headers: { authorization: `Bearer ${token}` } }).answer;
+    expect(metrics.status).toBe(200);
+
+    held.release();
+    const served = await held.answer;
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.body)).toMatchObject({ batchId: 'held-1', accepted: 2 });
+    // The queue is empty again: the next click is let in.
+    const after = await send(base, 'POST', `${apiPrefix}/click`, { headers: authFor(userId + 2), body: clickBody('after-1') }).answer;
+    expect(after.status).toBe(200);
+    expect(await stored('after-1')).toBe(1);
   });
 
-  it('refuses before the body is read: a malformed body is still 503, not 400', async () => {
-    const r = await shedding.inject({ method: 'POST', url: `${apiPrefix}/click`, headers: { 'content-type': 'application/json' }, payload: '{"click":' });
-    expect(r.statusCode).toBe(503);
-    expect(r.json()).toMatchObject({ code: 'overloaded' });
-  });
-
-  it('still answers /livez and /metrics, which counts the shed requests by bound', async () => {
-    expect((await shedding.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
-    const m = await shedding.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
-    expect(m.statusCode).toBe(200);
-    const shed = Number(/^money_http_shed_total\{reason="heapUsedBytes"\} (\d+)$/m.exec(m.body)?.[1]);
-    expect(shed).toBeGreaterThanOrEqual(2);
-  });
-
-  it('sheds nothing within the bounds: the same click is counted', async () => {
-    const r = await click(calm, 7_100_000_002, 'shed-2');
-    expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ batchId: 'shed-2', accepted: 2 });
-    expect(await stored('shed-2')).toBe(1);
+  it('counts the shed requests by reason in /metrics once a sample has passed', async () => {
+    const count = async () => {
+      const m = await send(base, 'GET', '/metrics', { headers: { authorization: `Bearer ${token}` } }).answer;
+      return Number(/^money_http_shed_total\{reason="inFlight"\} (\d+)$/m.exec(m.body)?.[1]);
+    };
+    const before = await count();
+    const held = send(base, 'POST', `${apiPrefix}/click`, { headers: authFor(7_100_000_010), body: clickBody('held-2'), hold: true });
+    await untilHeld(base);
+    // The samples have counted the shed reads so far: the wait's own refusals are in `settled`.
+    await new Promise((r) => setTimeout(r, 250));
+    const settled = await count();
+    expect(settled).toBeGreaterThan(before);
+    expect((await send(base, 'GET', `${apiPrefix}/status`, { headers: authFor(7_100_000_011) }).answer).status).toBe(503);
+    held.release();
+    expect((await held.answer).status).toBe(200);
+    let now = settled;
+    while (now === settled) {
+      await new Promise((r) => setTimeout(r, 50));
+      now = await count();
+    }
+    expect(now).toBe(settled + 1);
   });
 });
 
-describe('load shedding: the queue of admitted requests', () => {
-  let app: FastifyInstance;
-  afterAll(async () => app?.close());
+describe('load shedding: the gate', () => {
+  let app: FastifyInstance | undefined;
+  let shedding: LoadShedding;
+  const logged: string[] = [];
+  let holdMs = 0;
 
-  it('sheds once even the fastest admitted request of a sample waited past the bound, and lets requests in again once the queue is gone', async () => {
-    app = Fastify();
-    // The edge answers the refusal, as in server/app.ts.
-    installErrorHandler(app);
-    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50', SHED_RETRY_AFTER_S: '7' }));
-    await installLoadShedding(app, config);
-    let holdMs = 40;
+  const start = async (env: Record<string, string>) => {
+    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '0', SHED_SAMPLE_MS: '50', ...env }));
+    shedding = createLoadShedding(config);
+    app = Fastify({ serverFactory: shedding.serverFactory });
+    shedding.start({ warn: (_obj, msg) => logged.push(msg) });
     // A route whose answers wait, as clicks wait for their group's commit when the database lags.
-    app.get('/wait', async () => {
+    app.get(`${apiPrefix}/wait`, async () => {
       await new Promise((r) => setTimeout(r, holdMs));
       return { ok: true };
     });
-    await app.ready();
-    const pressed = () => (app as unknown as { isUnderPressure(): boolean }).isUnderPressure();
-    // Ten admitted answers, the fastest over 20 ms: the next sample sees a standing queue.
-    const first = await Promise.all(Array.from({ length: 10 }, () => app.inject({ method: 'GET', url: '/wait' })));
-    expect(first.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
-    while (!pressed()) await new Promise((r) => setTimeout(r, 5));
-    const shed = await app.inject({ method: 'GET', url: '/wait' });
-    expect(shed.statusCode).toBe(503);
-    expect(shed.headers['retry-after']).toBe('7');
-    expect(shed.json()).toEqual({ error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' });
-    // A sample with no admitted answer has no queue: requests are let in again.
+    app.get('/assets/x.js', async () => 'ok');
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  };
+  afterEach(async () => {
+    shedding?.stop();
+    await app?.close();
+    app = undefined;
+    logged.length = 0;
     holdMs = 0;
-    while (pressed()) await new Promise((r) => setTimeout(r, 5));
-    expect((await app.inject({ method: 'GET', url: '/wait' })).statusCode).toBe(200);
-    await app.close();
+  });
+
+  it('above the floor, sheds while the samples see a standing queue, and lets requests in again once the queue is gone', async () => {
+    const base = await start({ SHED_IN_FLIGHT_FLOOR: '3', SHED_MAX_IN_FLIGHT: '100', SHED_QUEUE_DELAY_MS: '20', SHED_RETRY_AFTER_S: '7' });
+    // Three requests waiting (the floor), then ten answered after 40 ms: a standing queue.
+    holdMs = 1_500;
+    const waiting = Array.from({ length: 3 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer);
+    await until(() => shedding.inFlight() === 3);
+    holdMs = 40;
+    const first = await Promise.all(Array.from({ length: 10 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
+    expect(first.map((r) => r.status)).toEqual(Array(10).fill(200));
+    await until(() => shedding.pressure() === 'queueDelay');
+    const shed = await send(base, 'GET', `${apiPrefix}/wait`).answer;
+    expect(shed.status).toBe(503);
+    expect(shed.headers['retry-after']).toBe('7');
+    expect(JSON.parse(shed.body)).toEqual(overloadedBody);
+    // A static file is never shed.
+    expect((await send(base, 'GET', '/assets/x.js').answer).status).toBe(200);
+    expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200, 200]);
+    // The demand has fallen below the floor: the queue is gone.
+    holdMs = 0;
+    await until(() => shedding.pressure() === null);
+    expect((await send(base, 'GET', `${apiPrefix}/wait`).answer).status).toBe(200);
   });
 
   it('takes a few slow answers for slow calls, not for a queue', async () => {
-    app = Fastify();
-    const config = loadConfig(testEnv('pglite', { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_RATIO: '0', SHED_QUEUE_DELAY_MS: '20', SHED_SAMPLE_MS: '50' }));
-    await installLoadShedding(app, config);
-    app.get('/wait', async () => {
-      await new Promise((r) => setTimeout(r, 40));
-      return { ok: true };
+    await start({ SHED_IN_FLIGHT_FLOOR: '1', SHED_QUEUE_DELAY_MS: '20' }).then(async (base) => {
+      holdMs = 40;
+      const slow = await Promise.all(Array.from({ length: queueSampleMin - 1 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
+      expect(slow.map((r) => r.status)).toEqual(Array(queueSampleMin - 1).fill(200));
+      // Four samples later, none saw a queue.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(shedding.pressure()).toBe(null);
     });
-    await app.ready();
-    let samples = 0;
-    const sampled = new Promise<void>((resolve) => {
-      const t = setInterval(() => {
-        if (++samples >= 4) {
-          clearInterval(t);
-          resolve();
-        }
-      }, 50);
-    });
-    const slow = await Promise.all(Array.from({ length: queueSampleMin - 1 }, () => app.inject({ method: 'GET', url: '/wait' })));
-    expect(slow.map((r) => r.statusCode)).toEqual(Array(queueSampleMin - 1).fill(200));
-    await sampled;
-    expect((app as unknown as { isUnderPressure(): boolean }).isUnderPressure()).toBe(false);
+  });
+
+  it('never sheds below the floor, even with the event loop blocked past its bound', async () => {
+    const base = await start({ SHED_IN_FLIGHT_FLOOR: '4', SHED_EVENT_LOOP_DELAY_MS: '5' });
+    // A neighbour (here: this very loop) holds the CPU: the loop's delay is far past 5 ms.
+    const blockUntil = Date.now() + 300;
+    while (Date.now() < blockUntil);
+    await until(() => shedding.pressure() === 'eventLoopDelay');
+    const answers = await Promise.all(Array.from({ length: 3 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  it('logs no line per shed request: one summary a log interval', async () => {
+    const base = await start({ SHED_IN_FLIGHT_FLOOR: '1', SHED_MAX_IN_FLIGHT: '1', SHED_LOG_INTERVAL_MS: '100' });
+    holdMs = 1_000;
+    const held = send(base, 'GET', `${apiPrefix}/wait`).answer;
+    await until(() => shedding.inFlight() === 1);
+    const shed = await Promise.all(Array.from({ length: 20 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
+    expect(shed.map((r) => r.status)).toEqual(Array(20).fill(503));
+    const counted = () => logged.reduce((n, line) => n + Number(/^overload: shed (\d+) API requests in the last 0\.1 s$/.exec(line)?.[1] ?? NaN), 0);
+    await until(() => counted() >= 20);
+    expect(counted()).toBe(20);
+    expect(logged.length).toBeLessThan(20);
+    expect((await held).status).toBe(200);
   });
 });

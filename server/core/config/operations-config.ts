@@ -13,7 +13,14 @@ const emptyIsUnset = z
   .optional();
 
 export const operationsConfigShape = {
-  /** Shed (503) while the event loop's mean delay over the last sample is above this, in ms; 0 turns the check off. */
+  /**
+   * Below this many API requests in flight nothing is shed, whatever the samples say: a lone
+   * request, a player's first burst and a process starved of CPU by a neighbour are not overload.
+   */
+  SHED_IN_FLIGHT_FLOOR: z.coerce.number().int().min(1).max(100_000).default(32),
+  /** At this many API requests in flight every further one is shed; the queue's bound. */
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** Above the floor, shed (503) while the event loop's mean delay over the last sample is above this, in ms; 0 turns the check off. */
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   /**
    * Shed while the event loop was busy more than this share of the last sample (0–1); 0, the
@@ -33,6 +40,8 @@ export const operationsConfigShape = {
   SHED_SAMPLE_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   /** The Retry-After of a shed request, in seconds. */
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3_600).default(1),
+  /** A shed request logs nothing of its own: one summary line this often (ms) while shedding goes on. */
+  SHED_LOG_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /**
    * OpenTelemetry traces go to this OTLP/HTTP endpoint (`http://collector:4318`); unset, nothing
    * is traced and no OpenTelemetry code is loaded. The SDK reads the other OTEL_* variables itself.
