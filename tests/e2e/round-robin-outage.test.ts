@@ -95,13 +95,13 @@ describe.skipIf(missing.length > 0)('two processes in round robin, default shedd
     };
     const tappers = users.map(tapper);
 
-    await acksAfter(150);
+    await acksAfter(60);
     const stoppedAt = Date.now();
     pg.stop();
     await sleep(5_000);
     pg.start();
     const backAt = Date.now();
-    await acksAfter(150);
+    await acksAfter(60);
     stop = true;
     await Promise.all(tappers);
 

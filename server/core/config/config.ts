@@ -94,6 +94,8 @@ export const configSchema = z
   .refine((c) => c.WORKERS === 1 || c.DATABASE_URL !== undefined, always('WORKERS', 'more than 1 worker needs PostgreSQL (set DATABASE_URL): the embedded PGlite serves one process only'))
   // A replica of the embedded PGlite does not exist: the social reads stay on the one database.
   .refine((c) => c.DATABASE_REPLICA_URL === undefined || c.DATABASE_URL !== undefined, always('DATABASE_REPLICA_URL', 'needs DATABASE_URL: a replica follows a PostgreSQL primary'))
+  // Shedding's floor is where its bound may start (docs/faults.md "Overload").
+  .refine((c) => c.SHED_IN_FLIGHT_FLOOR <= c.SHED_MAX_IN_FLIGHT, always('SHED_IN_FLIGHT_FLOOR', 'must not be above SHED_MAX_IN_FLIGHT'))
   // The test clock can be moved by anyone who reaches the port: never in production.
   .refine((c) => !(c.NODE_ENV === 'production' && c.TEST_MODE === true), always('TEST_MODE', 'must be off in production'));
 

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 
 describe('operations settings', () => {
-  it('defaults: shed past 50 ms of loop delay or queue, or 90 % of the heap; no traces; no replica, 5 s lag bound checked every second', () => {
+  it('defaults: shed at 256 API requests in flight, or above 32 past 50 ms of loop delay or queue or 90 % of the heap; no traces; no replica, 5 s lag bound checked every second', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
+      SHED_IN_FLIGHT_FLOOR: 32,
+      SHED_MAX_IN_FLIGHT: 256,
+      SHED_LOG_INTERVAL_MS: 5_000,
       SHED_EVENT_LOOP_DELAY_MS: 50,
       SHED_EVENT_LOOP_UTILIZATION: 0,
       SHED_HEAP_USED_RATIO: 0.9,
@@ -21,6 +24,11 @@ describe('operations settings', () => {
   it('refuses a replica without a PostgreSQL primary, naming the variable', () => {
     expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://replica:5432/money' })).toThrow(/^ {2}- DATABASE_REPLICA_URL: needs DATABASE_URL/m);
     expect(loadConfig({ DATABASE_URL: 'postgres://primary:5432/money', DATABASE_REPLICA_URL: 'postgres://replica:5432/money' }).DATABASE_REPLICA_URL).toBe('postgres://replica:5432/money');
+  });
+
+  it('refuses a floor above the bound of requests in flight, naming the floor', () => {
+    expect(() => loadConfig({ SHED_IN_FLIGHT_FLOOR: '300' })).toThrow(/^ {2}- SHED_IN_FLIGHT_FLOOR: must not be above SHED_MAX_IN_FLIGHT/m);
+    expect(loadConfig({ SHED_IN_FLIGHT_FLOOR: '300', SHED_MAX_IN_FLIGHT: '300' }).SHED_IN_FLIGHT_FLOOR).toBe(300);
   });
 
   it('refuses out-of-range bounds and a non-URL endpoint, naming each variable', () => {
