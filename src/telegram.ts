@@ -1,4 +1,5 @@
 import type WebAppSdk from '@twa-dev/sdk';
+import type { KeyValueStore } from '../engine/ports.ts';
 import { i18n } from './i18n/i18n.ts';
 import { launchClient } from './telegram-launch.ts';
 import { startViewport } from './telegram-viewport.ts';
@@ -276,7 +277,23 @@ export const shareStory = (mediaUrl: string, refLink: string): void => {
 /** Telegram's key-value storages share this shape (CloudStorage 6.9, DeviceStorage 9.0). */
 interface KeyValueStorage {
   getItem(key: string, callback: (error: string | null, value?: string | null) => void): unknown;
-  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean) => void): unknown;
+  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean | null) => void): unknown;
+}
+
+/**
+ * `WebApp.DeviceStorage` (Bot API 9.0; @twa-dev/sdk 8.0.2 has no type for it), as Telegram's
+ * script defines it (core.telegram.org/bots/webapps#devicestorage): every call posts to the client
+ * and answers later through its callback, with an error string (`KEY_INVALID`, `VALUE_INVALID`,
+ * `QUOTA_EXCEEDED`, `UNKNOWN_ERROR`) or the result; getItem answers null for a key that holds
+ * nothing, and removeItem is a write of null. Keys are 1–128 characters of A–Z, a–z, 0–9, `_` and
+ * `-`; the client keeps up to 5 MB for the bot on this device, keys and values counted together
+ * (Telegram Web K also refuses more than 10 keys). A client older than 9.0 throws on every call.
+ */
+export interface TelegramDeviceStorage extends KeyValueStorage {
+  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean | null) => void): TelegramDeviceStorage;
+  getItem(key: string, callback: (error: string | null, value?: string | null) => void): TelegramDeviceStorage;
+  removeItem(key: string, callback?: (error: string | null, removed?: boolean | null) => void): TelegramDeviceStorage;
+  clear(callback?: (error: string | null, cleared?: boolean | null) => void): TelegramDeviceStorage;
 }
 
 /** A client answer that does not come in this long is taken as no answer. */
@@ -294,7 +311,7 @@ const answerWithin = <T>(ms: number, fallback: T, ask: (answer: (value: T) => vo
 
 /** DeviceStorage on 9.0+ (this device only), CloudStorage on 6.9+ (the player's, across devices). */
 const clientStorage = (): KeyValueStorage | null => {
-  const app = client() as WebApp & { DeviceStorage?: KeyValueStorage };
+  const app = client() as WebApp & { DeviceStorage?: TelegramDeviceStorage };
   if (supports('deviceStorage') && app.DeviceStorage) return app.DeviceStorage;
   if (supports('cloudStorage') && app.CloudStorage) return app.CloudStorage as unknown as KeyValueStorage;
   return null;
@@ -337,6 +354,43 @@ export const clientStore = {
     const storage = clientStorage();
     if (storage) await answerWithin(clientAnswerMs, undefined, (answer) => storage.setItem(key, value, () => answer(undefined)));
   },
+};
+
+/** A DeviceStorage call as a promise: rejects with the client's error, or when it does not answer in `clientAnswerMs`. */
+const deviceCall = <T>(what: string, ask: (done: (error: string | null, value?: T | null) => void) => void): Promise<T | null> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`DeviceStorage.${what}: no answer in ${clientAnswerMs} ms`)), clientAnswerMs);
+    try {
+      ask((error, value) => {
+        clearTimeout(timer);
+        if (error) reject(new Error(`DeviceStorage.${what}: ${error}`));
+        else resolve(value ?? null);
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+/**
+ * The client's device storage (Bot API 9.0) as the engine's KeyValueStore (engine/ports.ts), or
+ * null on an older client, in a plain browser, or when Telegram's script did not load: the caller
+ * then keeps its data in web storage. Loads Telegram's script first (its events carry the answers).
+ * Every call rejects on the client's error or after `clientAnswerMs` without an answer.
+ */
+export const openDeviceStorage = async (): Promise<KeyValueStore | null> => {
+  if (!supports('deviceStorage')) return null;
+  await loadTelegramSdk();
+  const storage = (installed() as (WebApp & { DeviceStorage?: TelegramDeviceStorage }) | undefined)?.DeviceStorage;
+  if (!storage) return null;
+  return {
+    get: async (key) => {
+      const value = await deviceCall<string>('getItem', (done) => storage.getItem(key, done));
+      return typeof value === 'string' ? value : null;
+    },
+    set: async (key, value) => void (await deviceCall<boolean>('setItem', (done) => storage.setItem(key, value, done))),
+    remove: async (key) => void (await deviceCall<boolean>('removeItem', (done) => storage.removeItem(key, done))),
+  };
 };
 
 export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';

@@ -18,7 +18,18 @@ export interface FakeClientOptions {
   shareSent?: boolean;
   /** Why it was not sent (shareMessageFailed's error); USER_DECLINED unless given. */
   shareError?: 'UNSUPPORTED' | 'MESSAGE_EXPIRED' | 'MESSAGE_SEND_FAILED' | 'USER_DECLINED' | 'UNKNOWN_ERROR';
+  /** DeviceStorage's contents at launch (what the client kept from the last one). */
+  device?: Map<string, string>;
+  /** DeviceStorage's quota: characters of keys and values together (5 MB unless given). */
+  deviceQuota?: number;
+  /** DeviceStorage's most keys (Telegram Web K keeps 10; none unless given). */
+  deviceKeys?: number;
+  /** False: DeviceStorage takes calls and never answers (a client that hangs). */
+  deviceAnswers?: boolean;
 }
+
+/** DeviceStorage's limits as Telegram's clients apply them (docs/mini-app.md "Telegram"). */
+export const deviceStorageLimits = { keyPattern: /^[A-Za-z0-9_-]{1,128}$/, quota: 5 * 1024 * 1024 } as const;
 
 export interface FakeClient {
   /** Every call made, by method name ("BackButton.show", "requestFullscreen"…). */
@@ -32,6 +43,8 @@ export interface FakeClient {
   /** CloudStorage (6.9+) and DeviceStorage (9.0+) contents. */
   cloud: Map<string, string>;
   device: Map<string, string>;
+  /** Every DeviceStorage call as the client received it: `setItem key`, `getItem key`…, and the errors it answered. */
+  deviceLog: string[];
   /** What the client sends the page: an event, as Telegram's script would deliver it. */
   emit(event: string, params?: unknown): void;
   /** The client switches full screen on or off, then tells the page. */
@@ -64,7 +77,8 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
   const unsupported: string[] = [];
   const sharedMessages: string[] = [];
   const cloud = new Map<string, string>();
-  const device = new Map<string, string>();
+  const device = options.device ?? new Map<string, string>();
+  const deviceLog: string[] = [];
   let isFullscreen = false;
   let isOrientationLocked = false;
   const safeAreaInset = zero();
@@ -92,6 +106,46 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
       queueMicrotask(() => callback?.(null, true));
     }),
   });
+  /**
+   * DeviceStorage as Telegram's client runs it: each call is posted to the client, which answers
+   * in a later task through the callback (never at once); keys outside 1–128 characters of
+   * A–Z a–z 0–9 _ - are KEY_INVALID, a value that is not a string VALUE_INVALID, and a write that
+   * would take the bot's keys and values past the quota (or past `deviceKeys` keys) QUOTA_EXCEEDED.
+   * getItem answers null for a key that holds nothing; removeItem writes null.
+   */
+  const deviceStorage = () => {
+    type Callback = (error: string | null, result?: unknown) => void;
+    const quota = options.deviceQuota ?? deviceStorageLimits.quota;
+    const used = (without?: string) => [...device].reduce((n, [k, v]) => (k === without ? n : n + k.length + v.length), 0);
+    const answer = (what: string, callback: Callback | undefined, run: () => { error: string } | { result: unknown }) => {
+      deviceLog.push(what);
+      if (options.deviceAnswers === false) return;
+      setTimeout(() => {
+        const out = run();
+        if ('error' in out) deviceLog.push(`${what} → ${out.error}`);
+        callback?.('error' in out ? out.error : null, 'error' in out ? undefined : out.result);
+      }, 0);
+    };
+    const write = (key: unknown, value: unknown): { error: string } | { result: unknown } => {
+      if (typeof key !== 'string' || !deviceStorageLimits.keyPattern.test(key)) return { error: 'KEY_INVALID' };
+      if (value === null) return (device.delete(key), { result: true });
+      if (typeof value !== 'string') return { error: 'VALUE_INVALID' };
+      const keys = device.has(key) ? device.size : device.size + 1;
+      if (used(key) + key.length + value.length > quota || (options.deviceKeys !== undefined && keys > options.deviceKeys)) return { error: 'QUOTA_EXCEEDED' };
+      device.set(key, value);
+      return { result: true };
+    };
+    return {
+      setItem: method('DeviceStorage.setItem', '9.0', (key: string, value: string, callback?: Callback) =>
+        answer(`setItem ${key}`, callback, () => write(key, value))),
+      getItem: method('DeviceStorage.getItem', '9.0', (key: string, callback: Callback) =>
+        answer(`getItem ${key}`, callback, () =>
+          typeof key === 'string' && deviceStorageLimits.keyPattern.test(key) ? { result: device.get(key) ?? null } : { error: 'KEY_INVALID' })),
+      removeItem: method('DeviceStorage.removeItem', '9.0', (key: string, callback?: Callback) =>
+        answer(`removeItem ${key}`, callback, () => write(key, null))),
+      clear: method('DeviceStorage.clear', '9.0', (callback?: Callback) => answer('clear', callback, () => (device.clear(), { result: true }))),
+    };
+  };
   const back = { visible: false, handlers: new Set<() => void>() };
   const backButton = {
     show: method('BackButton.show', '6.1', () => void (back.visible = true)),
@@ -158,7 +212,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
       });
     }),
     // Telegram's 8.0 script has no DeviceStorage: only a 9.0+ client's has.
-    ...(versionAtLeast(options.version, '9.0') ? { DeviceStorage: storage('DeviceStorage', '9.0', device) } : {}),
+    ...(versionAtLeast(options.version, '9.0') ? { DeviceStorage: deviceStorage() } : {}),
   };
   holder.Telegram.WebApp = app;
 
@@ -176,6 +230,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     },
     cloud,
     device,
+    deviceLog,
     emit,
     setFullscreen: (on) => {
       isFullscreen = on;
