@@ -219,7 +219,7 @@ describe('a DeviceStorage that refuses or does not answer', () => {
     expect(await first.engine.tap(2)).toBe(2);
     await expect.poll(() => server.clicks.length).toBeGreaterThan(0);
     const queued = server.clicks[0]!.body as Required<ClickPayload>;
-    await expect.poll(() => first.client.deviceLog).toContain(`setItem ${deviceTapKey(initData)} → QUOTA_EXCEEDED`);
+    await expect.poll(() => first.client.deviceLog).toContain(`save_key ${deviceTapKey(initData)} → QUOTA_EXCEEDED`);
     await expect.poll(async () => (await webRecord(initData))?.batches.map((b) => b.batchId)).toEqual([queued.batchId]);
     expect(device.has(deviceTapKey(initData))).toBe(false);
     stopEngine();
@@ -242,7 +242,7 @@ describe('a DeviceStorage that refuses or does not answer', () => {
     expect(await silent.engine.tap(2)).toBe(2);
     await expect.poll(() => $totalClick.value).toBe(2);
     // Asked once for the id, then left alone for the session.
-    expect(silent.client.deviceLog).toEqual([`getItem ${deviceStorageIdKey}`]);
+    expect(silent.client.deviceLog).toEqual([`get_key ${deviceStorageIdKey}`]);
   });
 });
 
