@@ -103,3 +103,37 @@ const isBatch = (b: unknown): b is TapBatch => {
   const { batchId, seq, click } = b as Record<string, unknown>;
   return typeof batchId === 'string' && Number.isInteger(seq) && Number.isInteger(click) && (click as number) > 0;
 };
+
+/**
+ * One record from several a device kept in different stores (DeviceStorage and web storage, after
+ * a session that fell back from one to the other; docs/engine.md "Persistence"). Each batch is
+ * kept once, under its own batchId. Unsent taps a record promised an id to (`next`) become a batch
+ * under that id, unless a record already holds that batch (they were cut into it, so they are in
+ * it); two records promising the same id keep the larger count, which includes the smaller. Any
+ * taps left without an id stay unsent, to be cut under a new one. Every batch is then sent under
+ * the id it may already have been sent with, which the server credits at most once.
+ */
+export const mergeRecords = (records: readonly (PendingTapsRecord | null)[]): PendingTapsRecord | null => {
+  const present = records.filter((r): r is PendingTapsRecord => typeof r === 'object' && r !== null);
+  if (present.length <= 1) return present[0] ?? null;
+  const batches = new Map<string, TapBatch>();
+  for (const record of present) {
+    for (const b of Array.isArray(record.batches) ? record.batches : []) {
+      if (isBatch(b) && !batches.has(b.batchId)) batches.set(b.batchId, { batchId: b.batchId, seq: b.seq, click: b.click });
+    }
+  }
+  const promised = new Map<string, TapBatch>();
+  let unsent = 0;
+  for (const record of present) {
+    if (!Number.isInteger(record.unsent) || record.unsent <= 0) continue;
+    const next = record.next;
+    if (typeof next !== 'object' || next === null || typeof next.batchId !== 'string' || !Number.isInteger(next.seq)) {
+      unsent += record.unsent;
+      continue;
+    }
+    if (batches.has(next.batchId)) continue;
+    const click = Math.max(promised.get(next.batchId)?.click ?? 0, record.unsent);
+    promised.set(next.batchId, { batchId: next.batchId, seq: next.seq, click });
+  }
+  return { batches: [...batches.values(), ...promised.values()], unsent };
+};

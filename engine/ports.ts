@@ -73,10 +73,25 @@ export interface PendingTapsRecord {
   next?: { batchId: string; seq: number };
 }
 
-/** Keeps unacknowledged taps across reloads (IndexedDB in the browser, memory elsewhere). */
+/**
+ * Keeps unacknowledged taps across reloads: Telegram's DeviceStorage on clients that have it, else
+ * IndexedDB in the browser, memory elsewhere (docs/engine.md "Persistence").
+ */
 export interface TapStore {
   load(): Promise<PendingTapsRecord | null>;
   save(record: PendingTapsRecord): Promise<void>;
+}
+
+/**
+ * A store of strings by key that the page lends the engine: Telegram's DeviceStorage (Bot API 9.0)
+ * through src/telegram.ts. Every call is asynchronous and may fail or not answer in time; it
+ * rejects then, and the caller falls back to web storage (docs/engine.md "Persistence").
+ */
+export interface KeyValueStore {
+  /** The stored value, or null when the key holds none. */
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+  remove(key: string): Promise<void>;
 }
 
 /** Makes a unique batch id (randomness is injected: the engine never calls Math.random). */

@@ -1,9 +1,11 @@
 import * as Comlink from 'comlink';
 import { createFetchTransport } from './adapters/fetch-transport.ts';
+import { deviceTapKey, deviceTapStore, KeyValueTapStore } from './adapters/device-tap-store.ts';
 import { openTapStore } from './adapters/indexed-db-tap-store.ts';
 import { platformRequestFrame, randomId, realClock, realScheduler } from './adapters/real-time.ts';
 import { Engine } from './engine.ts';
 import { messages } from './messages.ts';
+import type { KeyValueStore, TapStore } from './ports.ts';
 import type { ActionResult, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 
 /** What the worker is given at start: the API base, Telegram's raw init data and the device id (docs/airdrop.md). */
@@ -15,8 +17,12 @@ export interface EngineStartOptions {
 
 /** The engine as the page sees it through comlink (every call becomes a promise there). */
 export interface EngineWorkerApi {
-  /** Starts the engine; resolves once the first status has answered. Ignored while one runs. */
-  start(options: EngineStartOptions): Promise<void>;
+  /**
+   * Starts the engine; resolves once the first status has answered. Ignored while one runs.
+   * `device` is the client's device storage where it has one (a `Comlink.proxy` of the page's
+   * DeviceStorage, src/telegram.ts): the unsent taps live there, web storage serving when it fails.
+   */
+  start(options: EngineStartOptions, device?: KeyValueStore): Promise<void>;
   /** Pushes a snapshot at most once per frame to `listener` (a `Comlink.proxy`); stop() forgets it. */
   subscribe(listener: (snapshot: EngineSnapshot) => void): void;
   /** Pushes the server's status to `listener` (a `Comlink.proxy`) whenever a whole new one arrives. */
@@ -31,6 +37,10 @@ export interface EngineWorkerApi {
   ping(value: number): number;
 }
 
+/** Where the taps are kept: the client's device storage, IndexedDB behind it; else IndexedDB alone (docs/engine.md "Persistence"). */
+const tapStoreFor = (initData: string, device: KeyValueStore | undefined): TapStore =>
+  device ? deviceTapStore(new KeyValueTapStore(device, deviceTapKey(initData)), openTapStore(initData)) : openTapStore(initData);
+
 /** One engine per worker, with the worker's real clock, timers, fetch and IndexedDB. */
 export const createWorkerApi = (): EngineWorkerApi => {
   let engine: Engine | null = null;
@@ -40,13 +50,13 @@ export const createWorkerApi = (): EngineWorkerApi => {
   // The network came back: send waiting taps now rather than at the next backoff step.
   globalThis.addEventListener?.('online', () => engine?.retryNow());
   return {
-    async start({ apiBase, initData, deviceId }) {
+    async start({ apiBase, initData, deviceId }, device) {
       if (engine) return;
       engine = new Engine({
         clock: realClock,
         scheduler: realScheduler,
         transport: createFetchTransport({ apiBase, initData, ...(deviceId !== undefined ? { deviceId } : {}) }),
-        store: openTapStore(initData),
+        store: tapStoreFor(initData, device),
         newId: randomId,
         requestFrame: platformRequestFrame(),
       });

@@ -1,4 +1,5 @@
 import type WebAppSdk from '@twa-dev/sdk';
+import type { KeyValueStore } from '../engine/ports.ts';
 import { i18n } from './i18n/i18n.ts';
 import { launchClient } from './telegram-launch.ts';
 import { startViewport } from './telegram-viewport.ts';
@@ -276,7 +277,25 @@ export const shareStory = (mediaUrl: string, refLink: string): void => {
 /** Telegram's key-value storages share this shape (CloudStorage 6.9, DeviceStorage 9.0). */
 interface KeyValueStorage {
   getItem(key: string, callback: (error: string | null, value?: string | null) => void): unknown;
-  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean) => void): unknown;
+  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean | null) => void): unknown;
+}
+
+/**
+ * `WebApp.DeviceStorage` (Bot API 9.0; @twa-dev/sdk 8.0.2 has no type for it), as Telegram's
+ * script defines it (core.telegram.org/bots/webapps#devicestorage): every call posts to the client
+ * and answers later through its callback, with an error string (`KEY_INVALID`, `VALUE_INVALID`,
+ * `QUOTA_EXCEEDED`, `UNKNOWN_ERROR`) or the result; getItem answers null for a key that holds
+ * nothing, and removeItem is a write of null. Keys are 1–128 characters of A–Z, a–z, 0–9, `_` and
+ * `-`; the client keeps up to 5 MB for the bot on this device, keys and values counted together
+ * (Telegram Web K also refuses more than 10 keys). A client older than 9.0 throws on every call.
+ * The script @twa-dev/sdk 8.0.2 bundles has no DeviceStorage: `deviceStorageOver` speaks the same
+ * events over its WebView bridge.
+ */
+export interface TelegramDeviceStorage extends KeyValueStorage {
+  setItem(key: string, value: string, callback?: (error: string | null, stored?: boolean | null) => void): TelegramDeviceStorage;
+  getItem(key: string, callback: (error: string | null, value?: string | null) => void): TelegramDeviceStorage;
+  removeItem(key: string, callback?: (error: string | null, removed?: boolean | null) => void): TelegramDeviceStorage;
+  clear(callback?: (error: string | null, cleared?: boolean | null) => void): TelegramDeviceStorage;
 }
 
 /** A client answer that does not come in this long is taken as no answer. */
@@ -292,10 +311,67 @@ const answerWithin = <T>(ms: number, fallback: T, ask: (answer: (value: T) => vo
     if (attempt('storage', () => (ask(answer), true)) === undefined) answer(fallback);
   });
 
+/** The bridge Telegram's script keeps between the page and the client (`window.Telegram.WebView`). */
+interface WebViewBridge {
+  postEvent(type: string, callback: ((error?: unknown) => void) | undefined, data?: unknown): void;
+  onEvent(type: string, handler: (type: string, data: unknown) => void): void;
+}
+
+const deviceStorageEvents = ['device_storage_key_saved', 'device_storage_key_received', 'device_storage_cleared', 'device_storage_failed'];
+
+/**
+ * DeviceStorage as Telegram's 9.0 script defines it, over the script's WebView bridge: the script
+ * @twa-dev/sdk 8.0.2 bundles predates it. Each call posts `web_app_device_storage_*` with a
+ * `req_id`, and the client's `device_storage_*` event with that id answers its callback.
+ */
+const deviceStorageOver = (view: WebViewBridge): TelegramDeviceStorage => {
+  const waiting = new Map<string, (error: string | null, result?: unknown) => void>();
+  const onAnswer = (type: string, data: unknown) => {
+    const { req_id: id, error, value } = (data ?? {}) as { req_id?: unknown; error?: unknown; value?: unknown };
+    const callback = typeof id === 'string' ? waiting.get(id) : undefined;
+    if (!callback) return;
+    waiting.delete(id as string);
+    if (type === 'device_storage_failed') callback(typeof error === 'string' && error ? error : 'UNKNOWN_ERROR');
+    else callback(null, type === 'device_storage_key_received' ? (typeof value === 'string' ? value : null) : true);
+  };
+  for (const type of deviceStorageEvents) view.onEvent(type, onAnswer);
+  let sent = 0;
+  const invoke = (method: string, params: Record<string, unknown>, callback?: (error: string | null, result?: never) => void) => {
+    const id = `money${Date.now().toString(36)}${(++sent).toString(36)}`;
+    waiting.set(id, (callback ?? (() => undefined)) as (error: string | null, result?: unknown) => void);
+    view.postEvent(method, (failed) => {
+      // Nowhere to post it (no client): answered at once, as a failure.
+      if (failed && waiting.delete(id)) callback?.('UNKNOWN_ERROR');
+    }, { req_id: id, ...params });
+    return storage;
+  };
+  const storage: TelegramDeviceStorage = {
+    setItem: (key, value, callback) => invoke('web_app_device_storage_save_key', { key, value }, callback),
+    getItem: (key, callback) => invoke('web_app_device_storage_get_key', { key }, callback),
+    removeItem: (key, callback) => invoke('web_app_device_storage_save_key', { key, value: null }, callback),
+    clear: (callback) => invoke('web_app_device_storage_clear', {}, callback),
+  };
+  return storage;
+};
+
+const bridged = new WeakMap<WebViewBridge, TelegramDeviceStorage>();
+
+/** The client's DeviceStorage (9.0+): the script's own where it has one, else ours over its bridge; null before 9.0 or without the script. */
+const deviceStorage = (): TelegramDeviceStorage | null => {
+  if (!supports('deviceStorage')) return null;
+  const own = (installed() as (WebApp & { DeviceStorage?: TelegramDeviceStorage }) | undefined)?.DeviceStorage;
+  if (own) return own;
+  const view = (window as unknown as { Telegram?: { WebView?: WebViewBridge } }).Telegram?.WebView;
+  if (!installed() || !view) return null;
+  if (!bridged.has(view)) bridged.set(view, deviceStorageOver(view));
+  return bridged.get(view)!;
+};
+
 /** DeviceStorage on 9.0+ (this device only), CloudStorage on 6.9+ (the player's, across devices). */
 const clientStorage = (): KeyValueStorage | null => {
-  const app = client() as WebApp & { DeviceStorage?: KeyValueStorage };
-  if (supports('deviceStorage') && app.DeviceStorage) return app.DeviceStorage;
+  const device = deviceStorage();
+  if (device) return device;
+  const app = client();
   if (supports('cloudStorage') && app.CloudStorage) return app.CloudStorage as unknown as KeyValueStorage;
   return null;
 };
@@ -337,6 +413,43 @@ export const clientStore = {
     const storage = clientStorage();
     if (storage) await answerWithin(clientAnswerMs, undefined, (answer) => storage.setItem(key, value, () => answer(undefined)));
   },
+};
+
+/** A DeviceStorage call as a promise: rejects with the client's error, or when it does not answer in `clientAnswerMs`. */
+const deviceCall = <T>(what: string, ask: (done: (error: string | null, value?: T | null) => void) => void): Promise<T | null> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`DeviceStorage.${what}: no answer in ${clientAnswerMs} ms`)), clientAnswerMs);
+    try {
+      ask((error, value) => {
+        clearTimeout(timer);
+        if (error) reject(new Error(`DeviceStorage.${what}: ${error}`));
+        else resolve(value ?? null);
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+/**
+ * The client's device storage (Bot API 9.0) as the engine's KeyValueStore (engine/ports.ts), or
+ * null on an older client, in a plain browser, or when Telegram's script did not load: the caller
+ * then keeps its data in web storage. Loads Telegram's script first (its events carry the answers).
+ * Every call rejects on the client's error or after `clientAnswerMs` without an answer.
+ */
+export const openDeviceStorage = async (): Promise<KeyValueStore | null> => {
+  if (!supports('deviceStorage')) return null;
+  await loadTelegramSdk();
+  const storage = deviceStorage();
+  if (!storage) return null;
+  return {
+    get: async (key) => {
+      const value = await deviceCall<string>('getItem', (done) => storage.getItem(key, done));
+      return typeof value === 'string' ? value : null;
+    },
+    set: async (key, value) => void (await deviceCall<boolean>('setItem', (done) => storage.setItem(key, value, done))),
+    remove: async (key) => void (await deviceCall<boolean>('removeItem', (done) => storage.removeItem(key, done))),
+  };
 };
 
 export type HomeScreenStatus = 'unsupported' | 'unknown' | 'added' | 'missed';

@@ -25,7 +25,9 @@ import {
   emptySnapshot,
   noStatus,
 } from './signals.ts';
-import { deviceId } from './device-id.ts';
+import type { KeyValueStore } from '../../engine/ports.ts';
+import { openDeviceStorage } from '../telegram.ts';
+import { loadDeviceId } from './device-id.ts';
 
 export interface StartEngineOptions {
   /** The API base (PublicConfig.apiBase). */
@@ -34,6 +36,11 @@ export interface StartEngineOptions {
   initData: string;
   /** The device id the worker sends as `x-device-id` (./device-id.ts); by default this device's stored one. */
   deviceId?: string;
+  /**
+   * Opens the client's device storage, where the unsent taps and the device id live; null keeps
+   * them in web storage. By default Telegram's DeviceStorage on 9.0+ clients (src/telegram.ts).
+   */
+  openDeviceStorage?: () => Promise<KeyValueStore | null>;
 }
 
 /** Makes the engine's worker; tests pass their own (e.g. one whose fetch is a fake server). */
@@ -103,9 +110,19 @@ export const startEngine = (options: StartEngineOptions, createWorker: WorkerFac
   running = { worker, remote };
   void remote.subscribe(Comlink.proxy(applySnapshot));
   void remote.subscribeStatus(Comlink.proxy(applyStatus));
-  remote.start({ apiBase: options.apiBase, initData: options.initData, deviceId: options.deviceId ?? deviceId() }).catch((error: unknown) => {
-    console.error('game engine failed to start', error);
-  });
+  // The device storage answers asynchronously (and on 9.0 needs Telegram's script): the worker
+  // loads its code meanwhile, and starts once the store and the device id are known.
+  (options.openDeviceStorage ?? openDeviceStorage)()
+    .catch(() => null)
+    .then(async (opened) => {
+      const { id, device } = await loadDeviceId(opened);
+      if (running?.remote !== remote) return; // stopped meanwhile
+      const start = { apiBase: options.apiBase, initData: options.initData, deviceId: options.deviceId ?? id };
+      await remote.start(start, device ? Comlink.proxy(device) : undefined);
+    })
+    .catch((error: unknown) => {
+      console.error('game engine failed to start', error);
+    });
   return {
     tap: (count) => remote.tap(count),
     upgrade: (levelKey) => remote.upgrade(levelKey),

@@ -18,7 +18,18 @@ export interface FakeClientOptions {
   shareSent?: boolean;
   /** Why it was not sent (shareMessageFailed's error); USER_DECLINED unless given. */
   shareError?: 'UNSUPPORTED' | 'MESSAGE_EXPIRED' | 'MESSAGE_SEND_FAILED' | 'USER_DECLINED' | 'UNKNOWN_ERROR';
+  /** DeviceStorage's contents at launch (what the client kept from the last one). */
+  device?: Map<string, string>;
+  /** DeviceStorage's quota: characters of keys and values together (5 MB unless given). */
+  deviceQuota?: number;
+  /** DeviceStorage's most keys (Telegram Web K keeps 10; none unless given). */
+  deviceKeys?: number;
+  /** False: DeviceStorage takes calls and never answers (a client that hangs). */
+  deviceAnswers?: boolean;
 }
+
+/** DeviceStorage's limits as Telegram's clients apply them (docs/mini-app.md "Telegram"). */
+export const deviceStorageLimits = { keyPattern: /^[A-Za-z0-9_-]{1,128}$/, quota: 5 * 1024 * 1024 } as const;
 
 export interface FakeClient {
   /** Every call made, by method name ("BackButton.show", "requestFullscreen"…). */
@@ -32,6 +43,8 @@ export interface FakeClient {
   /** CloudStorage (6.9+) and DeviceStorage (9.0+) contents. */
   cloud: Map<string, string>;
   device: Map<string, string>;
+  /** Every DeviceStorage call as the client received it: `save_key key`, `get_key key`…, and the errors it answered. */
+  deviceLog: string[];
   /** What the client sends the page: an event, as Telegram's script would deliver it. */
   emit(event: string, params?: unknown): void;
   /** The client switches full screen on or off, then tells the page. */
@@ -57,14 +70,16 @@ const zero = (): InsetsValue => ({ top: 0, bottom: 0, left: 0, right: 0 });
 export const installFakeClient = (options: FakeClientOptions): FakeClient => {
   // Telegram's script may not have loaded yet (src/telegram.ts loads it after the first screen).
   const global = window as unknown as { Telegram?: { WebApp: unknown } };
-  const holder = { Telegram: (global.Telegram ??= { WebApp: undefined }) };
+  const holder = { Telegram: (global.Telegram ??= { WebApp: undefined }) as { WebApp: unknown; WebView?: unknown } };
   const previous = holder.Telegram.WebApp;
+  const previousView = holder.Telegram.WebView;
   const handlers = new Map<string, Set<Handler>>();
   const calls: string[] = [];
   const unsupported: string[] = [];
   const sharedMessages: string[] = [];
   const cloud = new Map<string, string>();
-  const device = new Map<string, string>();
+  const device = options.device ?? new Map<string, string>();
+  const deviceLog: string[] = [];
   let isFullscreen = false;
   let isOrientationLocked = false;
   const safeAreaInset = zero();
@@ -92,6 +107,59 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
       queueMicrotask(() => callback?.(null, true));
     }),
   });
+  /**
+   * DeviceStorage as Telegram's client runs it, spoken over the script's WebView bridge (the
+   * script @twa-dev/sdk bundles has no DeviceStorage object; src/telegram.ts posts the events):
+   * `web_app_device_storage_save_key/get_key/clear` with a `req_id`, answered in a later task
+   * (never at once) by `device_storage_key_saved/key_received/cleared`, or `device_storage_failed`:
+   * keys outside 1–128 characters of A–Z a–z 0–9 _ - are KEY_INVALID, a value neither a string nor
+   * null VALUE_INVALID, and a write that would take the bot's keys and values past the quota (or
+   * past `deviceKeys` keys) QUOTA_EXCEEDED. A value of null removes the key; a key holding nothing
+   * is received as null. A client before 9.0 does not know the events: they are recorded in
+   * `unsupported` and never answered.
+   */
+  const quota = options.deviceQuota ?? deviceStorageLimits.quota;
+  const used = (without: string) => [...device].reduce((n, [k, v]) => (k === without ? n : n + k.length + v.length), 0);
+  type Answer = [event: string, data: Record<string, unknown>];
+  const deviceCall = (type: string, params: Record<string, unknown>): Answer => {
+    const { req_id, key, value } = params;
+    const failed = (error: string): Answer => ['device_storage_failed', { req_id, error }];
+    if (type === 'web_app_device_storage_clear') return (device.clear(), ['device_storage_cleared', { req_id }]);
+    if (typeof key !== 'string' || !deviceStorageLimits.keyPattern.test(key)) return failed('KEY_INVALID');
+    if (type === 'web_app_device_storage_get_key') return ['device_storage_key_received', { req_id, value: device.get(key) ?? null }];
+    if (value === null) return (device.delete(key), ['device_storage_key_saved', { req_id }]);
+    if (typeof value !== 'string') return failed('VALUE_INVALID');
+    const keys = device.has(key) ? device.size : device.size + 1;
+    if (used(key) + key.length + value.length > quota || (options.deviceKeys !== undefined && keys > options.deviceKeys)) return failed('QUOTA_EXCEEDED');
+    device.set(key, value);
+    return ['device_storage_key_saved', { req_id }];
+  };
+  const viewHandlers = new Map<string, Set<(type: string, data: unknown) => void>>();
+  const receiveEvent = (type: string, data: unknown) => {
+    for (const handler of [...(viewHandlers.get(type) ?? [])]) handler(type, data);
+  };
+  const webView = {
+    onEvent: (type: string, handler: (type: string, data: unknown) => void) => {
+      if (!viewHandlers.has(type)) viewHandlers.set(type, new Set());
+      viewHandlers.get(type)!.add(handler);
+    },
+    offEvent: (type: string, handler: (type: string, data: unknown) => void) => viewHandlers.get(type)?.delete(handler),
+    receiveEvent,
+    postEvent: (type: string, callback?: (error?: unknown) => void, data?: unknown) => {
+      callback?.();
+      if (!type.startsWith('web_app_device_storage_')) return;
+      const params = (data ?? {}) as Record<string, unknown>;
+      const what = `${type.replace('web_app_device_storage_', '')} ${typeof params.key === 'string' ? params.key : ''}`.trim();
+      if (!versionAtLeast(options.version, '9.0')) return void unsupported.push(`DeviceStorage ${what}`);
+      deviceLog.push(what);
+      if (options.deviceAnswers === false) return;
+      setTimeout(() => {
+        const [event, answer] = deviceCall(type, params);
+        if (event === 'device_storage_failed') deviceLog.push(`${what} → ${String(answer.error)}`);
+        receiveEvent(event, answer);
+      }, 0);
+    },
+  };
   const back = { visible: false, handlers: new Set<() => void>() };
   const backButton = {
     show: method('BackButton.show', '6.1', () => void (back.visible = true)),
@@ -157,10 +225,9 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
         else emit('shareMessageFailed', { error: options.shareError ?? 'USER_DECLINED' });
       });
     }),
-    // Telegram's 8.0 script has no DeviceStorage: only a 9.0+ client's has.
-    ...(versionAtLeast(options.version, '9.0') ? { DeviceStorage: storage('DeviceStorage', '9.0', device) } : {}),
   };
   holder.Telegram.WebApp = app;
+  holder.Telegram.WebView = webView;
 
   return {
     calls,
@@ -176,6 +243,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     },
     cloud,
     device,
+    deviceLog,
     emit,
     setFullscreen: (on) => {
       isFullscreen = on;
@@ -191,6 +259,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     },
     restore: () => {
       holder.Telegram.WebApp = previous;
+      holder.Telegram.WebView = previousView;
     },
   };
 };
