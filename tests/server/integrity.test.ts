@@ -153,6 +153,7 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
     expect((await h.app.inject({ method: 'GET', url: `${apiPrefix}/public/airdrop/flags`, headers: { 'x-api-key': 'wrong' } })).statusCode).toBe(401);
     const all: { userId: string; score: number; state: string; reasons: string[] }[] = [];
     let cursor: string | null = null;
+    let firstCursor: string | null = null;
     do {
       const r = await byKey(`/public/airdrop/flags?limit=3${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
       expect(r.statusCode, r.body).toBe(200);
@@ -160,6 +161,7 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
       expect(page.items.length).toBeLessThanOrEqual(3);
       all.push(...page.items);
       cursor = page.nextCursor;
+      firstCursor ??= cursor;
     } while (cursor !== null);
     expect(all.length).toBeGreaterThanOrEqual(17);
     expect(new Set(all.map((f) => f.userId)).size).toBe(all.length);
@@ -174,6 +176,11 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
       ['cursor=99999999999:5', 'cursor'],
       ['cursor=5:99999999999999999', 'cursor'],
       ['cursor=a:b', 'cursor'],
+      // Well-formed positions no page issued: forged, or signed for another list.
+      ['cursor=130:10850501556', 'cursor'],
+      [`cursor=${encodeURIComponent(`${all[2]!.score}:${all[2]!.userId}:${'A'.repeat(22)}`)}`, 'cursor'],
+      [`cursor=${encodeURIComponent(firstCursor!.replace(/:\d+:/, `:${BigInt(firstCursor!.split(':')[1]!) - 1n}:`))}`, 'cursor'],
+      [`state=excluded&cursor=${encodeURIComponent(firstCursor!)}`, 'cursor'],
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
       ['state=maybe', 'state'],
