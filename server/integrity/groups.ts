@@ -142,14 +142,21 @@ export const recordSessions = async (q: Queryable, ended: { userId: number; sess
   );
   // Per new session and sibling: a twin at the pair's offset counts once more; else, while the pair
   // has at most one twin, the nearest offset becomes the pair's.
+  const counted = new Set<string>();
+  for (const [key, found] of offsets) {
+    const pair = key.split(':').slice(0, 2).join(':');
+    const t = stored.get(pair);
+    if (t !== undefined && found.some((o) => Math.abs(o - t.offset) <= r.twinOffsetMs)) {
+      t.matches++;
+      counted.add(pair);
+    }
+  }
   for (const [key, found] of [...offsets.entries()].sort()) {
     const pair = key.split(':').slice(0, 2).join(':');
     const t = stored.get(pair);
-    if (t !== undefined && found.some((o) => Math.abs(o - t.offset) <= r.twinOffsetMs)) t.matches++;
-    else if (t === undefined || t.matches <= 1) {
-      const nearest = found.reduce((x, y) => (Math.abs(y) < Math.abs(x) ? y : x));
-      stored.set(pair, { offset: nearest, matches: 1 });
-    }
+    if (counted.has(pair) || (t !== undefined && t.matches > 1)) continue;
+    const nearest = found.reduce((x, y) => (Math.abs(y) < Math.abs(x) ? y : x));
+    if (t === undefined || Math.abs(nearest) < Math.abs(t.offset)) stored.set(pair, { offset: nearest, matches: 1 });
   }
   const touched = [...stored.keys()].filter((k) => pairs.some((p) => `${p[0]}:${p[1]}` === k));
   await q.query(
