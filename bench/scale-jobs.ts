@@ -28,6 +28,8 @@ export interface JobTimes {
   consoleMs: number;
   consoleRebuildMs: number;
   integrityMs: number | null;
+  /** Of it, the group signals (the referral tree, sessions and twins, the group flags: server/integrity/groups.ts). */
+  integrityGroupMs?: number | null;
   airdropMs: number | null;
   airdropWallets: number;
   /** The reminders job's run with 1,000 players due, and with 10,000 due (one run decides REMINDERS_BATCH of them). */
@@ -85,8 +87,11 @@ export const timeJobs = async (db: Db, players: number, redisUrl: string): Promi
   const [consoleMs] = await timedMs(() => refreshConsoleAggregates(db, now));
   const [consoleRebuildMs] = await timedMs(() => rebuildConsoleCounters(db, now));
   let integrityMs: number | null = null;
+  let integrityGroupMs: number | null = null;
   try {
-    [integrityMs] = await timedMs(() => refreshIntegrity(db, now, integrityRulesOf(defaults)));
+    let run: Awaited<ReturnType<typeof refreshIntegrity>>;
+    [integrityMs, run] = await timedMs(() => refreshIntegrity(db, now, integrityRulesOf(defaults)));
+    integrityGroupMs = run.groupMs;
   } catch (err) {
     console.error('  integrity signals failed:', err);
   }
@@ -118,7 +123,7 @@ export const timeJobs = async (db: Db, players: number, redisUrl: string): Promi
   } catch (err) {
     console.error('  airdrop snapshot failed:', err);
   }
-  return { rankApply1kMs, rankApply10kMs, redisPublishMs, redisCatchUp1kMs, statsFoldMs, statsRebuildMs, consoleMs, consoleRebuildMs, integrityMs, airdropMs, airdropWallets, reminders1kMs, reminders10kMs, remindersBatch };
+  return { rankApply1kMs, rankApply10kMs, redisPublishMs, redisCatchUp1kMs, statsFoldMs, statsRebuildMs, consoleMs, consoleRebuildMs, integrityMs, integrityGroupMs, airdropMs, airdropWallets, reminders1kMs, reminders10kMs, remindersBatch };
 };
 
 export const storageBytes = async (db: Db, players: number) => {

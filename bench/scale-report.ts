@@ -80,7 +80,7 @@ export const report = (fresh: SizeResult[]): void => {
   });
   const jobLines = results.map((r) => {
     const j = r.jobs;
-    return `| ${r.players.toLocaleString('en')} | ${ms(j.rankApply1kMs)} | ${ms(j.rankApply10kMs)} | ${ms(j.redisCatchUp1kMs)} | ${ms(j.redisPublishMs)} | ${ms(j.statsFoldMs)} | ${ms(j.statsRebuildMs)} | ${ms(j.consoleMs)} | ${ms(j.consoleRebuildMs)} | ${ms(j.integrityMs)} | ${ms(j.airdropMs)} (${j.airdropWallets.toLocaleString('en')} wallets) | ${ms(j.reminders1kMs ?? null)} / ${ms(j.reminders10kMs ?? null)} |`;
+    return `| ${r.players.toLocaleString('en')} | ${ms(j.rankApply1kMs)} | ${ms(j.rankApply10kMs)} | ${ms(j.redisCatchUp1kMs)} | ${ms(j.redisPublishMs)} | ${ms(j.statsFoldMs)} | ${ms(j.statsRebuildMs)} | ${ms(j.consoleMs)} | ${ms(j.consoleRebuildMs)} | ${ms(j.integrityMs)}${j.integrityGroupMs != null ? ` (groups ${ms(j.integrityGroupMs)})` : ''} | ${ms(j.airdropMs)} (${j.airdropWallets.toLocaleString('en')} wallets) | ${ms(j.reminders1kMs ?? null)} / ${ms(j.reminders10kMs ?? null)} |`;
   });
   // Each job at 0.1% of a core or more, largest first, and all jobs together.
   const share = (run: ServerRun) => {

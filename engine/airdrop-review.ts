@@ -31,13 +31,21 @@ export const airdropReasonKinds = {
   sharedDevice: 'device',
   /** Click batches came without what the mini-app always sends (its device id, a batch id): another program. */
   apiClient: 'device',
+  /** Joined a referral subtree (a referrer, their invitees' invitees…) together with many accounts within minutes. */
+  treeBurst: 'group',
+  /** Young Telegram accounts make most of a referrer's subtree (the referrer, and each young account in it). */
+  youngInvitees: 'referrals',
+  /** Sessions of the same structure (calls, taps, duration) as a sibling's, again and again at the same offset. */
+  twinSessions: 'group',
+  /** Stopped playing soon after crossing the $100 that pays the referrer, as most of the referrer's invitees did. */
+  paidThenStopped: 'referrals',
 } as const;
 
 export type AirdropReasonCode = keyof typeof airdropReasonKinds;
 export type AirdropReasonKind = (typeof airdropReasonKinds)[AirdropReasonCode];
 
 export const airdropReasonCodes = Object.keys(airdropReasonKinds) as AirdropReasonCode[];
-export const airdropReasonKindList: readonly AirdropReasonKind[] = ['tapping', 'referrals', 'device'];
+export const airdropReasonKindList: readonly AirdropReasonKind[] = ['tapping', 'referrals', 'group', 'device'];
 
 export const isAirdropReasonCode = (value: unknown): value is AirdropReasonCode => typeof value === 'string' && Object.hasOwn(airdropReasonKinds, value);
 

@@ -224,6 +224,8 @@ export interface ClickPayload {
   click: number;
   batchId?: string;
   seq?: number;
+  /** The device's clock (ms) at the batch's first tap: the review's cadence (docs/airdrop.md). */
+  firstTapMs?: number;
 }
 
 /** The answer to `POST /click`: how many taps were accepted, and the fresh state. */

@@ -114,13 +114,14 @@ describe('engine', () => {
     }
     expect(clicks(server)).toHaveLength(0);
     await time.advance(200);
-    expect(clicks(server).map((c) => c.body)).toEqual([{ click: 5, batchId: 'b1', seq: 1 }]);
+    // With the device's clock at the batch's first tap (the review's cadence, docs/airdrop.md).
+    expect(clicks(server).map((c) => c.body)).toEqual([{ click: 5, batchId: 'b1', seq: 1, firstTapMs: 1_700_000_000_000 }]);
     expect(snap()).toMatchObject({ pendingTaps: 0, totalEarn: '5', totalClick: 5 });
     engine.tap(2);
     await time.advance(300);
     expect(clicks(server).map((c) => c.body)).toEqual([
-      { click: 5, batchId: 'b1', seq: 1 },
-      { click: 2, batchId: 'b2', seq: 2 },
+      { click: 5, batchId: 'b1', seq: 1, firstTapMs: 1_700_000_000_000 },
+      { click: 2, batchId: 'b2', seq: 2, firstTapMs: 1_700_000_000_700 },
     ]);
   });
 
@@ -267,13 +268,14 @@ describe('engine', () => {
     first.engine.tap(2);
     await first.time.advance(economy.unsentTapsPersistDelayMs);
     // The unsent taps are saved with the id they will be sent under.
-    expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3 }], unsent: 2, next: { batchId: 'b2', seq: 2 } });
+    expect(store.record).toEqual({ batches: [{ batchId: 'b1', seq: 1, click: 3, firstTapMs: expect.any(Number) }], unsent: 2, next: { batchId: 'b2', seq: 2 } });
     first.engine.stop();
 
     const second = await setup({ store, ids: counterIds('n') });
     await second.time.advance(0);
     expect(clicks(second.server).map((c) => c.body)).toEqual([
-      { click: 3, batchId: 'b1', seq: 1 },
+      { click: 3, batchId: 'b1', seq: 1, firstTapMs: expect.any(Number) },
+      // Saved as a count, these taps lost their time: sent without one (timed by the server).
       { click: 2, batchId: 'b2', seq: 2 },
     ]);
     expect(second.server.totalClick).toBe(5);

@@ -72,7 +72,7 @@ export class Outbox {
   add(n: number, now: number, byUser: boolean): void {
     if (this.pending.unsent === 0) this.firstUnsentMs = now;
     if (byUser) this.lastUserTapMs = now;
-    this.pending.add(n);
+    this.pending.add(n, now);
     this.timers.ensure('batch', economy.clickBatchDebounceMs, () => this.onBatchTimer());
     this.timers.ensure('persist', economy.unsentTapsPersistDelayMs, () => this.persist());
   }

@@ -7,6 +7,8 @@ import type { IdGenerator, PendingTapsRecord, TapBatch } from './ports.ts';
  */
 export class PendingTaps {
   private unsentTaps = 0;
+  /** The device's clock at the first unsent tap (null when unknown). */
+  private firstUnsentMs: number | null = null;
   private queue: TapBatch[] = [];
   private nextSeq = 1;
   /** The id and seq promised to the unsent taps by a saved record (see PendingTapsRecord.next). */
@@ -32,9 +34,10 @@ export class PendingTaps {
     return this.queue;
   }
 
-  /** Records `n` taps applied on the device. */
-  add(n: number): void {
+  /** Records `n` taps applied on the device at `atMs` of its clock. */
+  add(n: number, atMs?: number): void {
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`tap count must be a whole number ≥ 0, got ${n}`);
+    if (this.unsentTaps === 0 && n > 0) this.firstUnsentMs = atMs === undefined ? null : Math.floor(atMs);
     this.unsentTaps += n;
   }
 
@@ -42,8 +45,9 @@ export class PendingTaps {
   cut(newId: IdGenerator): TapBatch | null {
     if (this.unsentTaps === 0) return null;
     const { batchId, seq } = this.reserved ?? { batchId: newId(), seq: this.nextSeq++ };
-    const batch: TapBatch = { batchId, seq, click: this.unsentTaps };
+    const batch: TapBatch = { batchId, seq, click: this.unsentTaps, ...(this.firstUnsentMs !== null && this.firstUnsentMs >= 0 ? { firstTapMs: this.firstUnsentMs } : {}) };
     this.reserved = null;
+    this.firstUnsentMs = null;
     this.unsentTaps = 0;
     this.queue.push(batch);
     return batch;
@@ -76,7 +80,7 @@ export class PendingTaps {
     if (typeof record !== 'object' || record === null) return;
     for (const b of Array.isArray(record.batches) ? record.batches : []) {
       if (!isBatch(b) || this.queue.some((q) => q.batchId === b.batchId)) continue;
-      this.queue.push({ batchId: b.batchId, seq: b.seq, click: b.click });
+      this.queue.push({ batchId: b.batchId, seq: b.seq, click: b.click, ...(Number.isSafeInteger(b.firstTapMs) && b.firstTapMs! >= 0 ? { firstTapMs: b.firstTapMs } : {}) });
       this.nextSeq = Math.max(this.nextSeq, b.seq + 1);
     }
     if (Number.isInteger(record.unsent) && record.unsent > 0) {

@@ -1,4 +1,4 @@
-import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from './api-types.ts';
+import type { ClaimResult, ClickResult, UserStatus } from './api-types.ts';
 import type { Refusal, RefusalCode } from './refusals.ts';
 
 /** The engine's only source of time (epoch ms on the device). */
@@ -24,7 +24,7 @@ export type UpdateLevelResult = { ok: true; status: UserStatus } | ({ ok: false 
  */
 export interface Transport {
   getStatus(): Promise<UserStatus>;
-  click(payload: Required<ClickPayload>): Promise<ClickResult>;
+  click(payload: TapBatch): Promise<ClickResult>;
   claim(): Promise<ClaimResult>;
   updateLevel(levelKey: number): Promise<UpdateLevelResult>;
 }
@@ -59,6 +59,12 @@ export interface TapBatch {
   readonly batchId: string;
   readonly seq: number;
   readonly click: number;
+  /**
+   * The device's clock (ms) at the batch's first tap (docs/airdrop.md "Integrity review": the
+   * review judges a player's rhythm from it, so a slow server neither hides nor invents one).
+   * Absent on batches a previous version saved.
+   */
+  readonly firstTapMs?: number;
 }
 
 /** What survives a reload: batches not yet acknowledged, and taps not yet put in a batch. */

@@ -169,7 +169,7 @@ export const refusals = {
   excludedMoneyDiffers: operator('round {round} was built with excludedMoney {excludedMoney}'),
 
   // --- The airdrop's integrity review (docs/airdrop.md "Integrity review"): the operators' list and decisions.
-  flagsCursorInvalid: operator('cursor must be <score>:<userId> as a previous page answered it'),
+  flagsCursorInvalid: operator('cursor must be the nextCursor a previous page of this list answered'),
   nothingToAppeal: operator('Player {id} is neither under review nor excluded: there is no appeal to decide'),
   expireInPast: operator('expireAt must be in the future (now is {now} unix s)'),
 

@@ -1,8 +1,8 @@
 import { deviceIdHeader } from '../airdrop-review.ts';
-import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../api-types.ts';
 import { parseBody, refusalOf } from '../error-body.ts';
 import type { Refusal } from '../refusals.ts';
-import { isRetryableStatus, TransportError, type Transport, type UpdateLevelResult } from '../ports.ts';
+import { isRetryableStatus, TransportError, type TapBatch, type Transport, type UpdateLevelResult } from '../ports.ts';
 
 export interface FetchTransportOptions {
   /** The API base, e.g. `/money/api/v1/airdrop` or `http://127.0.0.1:3000/money/api/v1/airdrop`. */
@@ -61,7 +61,7 @@ export const createFetchTransport = (options: FetchTransportOptions): Transport 
 
   const transport: Transport = {
     getStatus: () => json<UserStatus>('GET', ''),
-    click: (payload: Required<ClickPayload>) => json<ClickResult>('POST', '/click', payload),
+    click: (payload: TapBatch) => json<ClickResult>('POST', '/click', payload),
     claim: () => json<ClaimResult>('POST', '/claim'),
     async updateLevel(levelKey: number): Promise<UpdateLevelResult> {
       const response = await request('POST', '/update-level', { levelKey });

@@ -1,11 +1,11 @@
-import type { ClaimResult, ClickPayload, ClickResult, UserStatus } from '../api-types.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../api-types.ts';
 import { applyTaps, tapRules, type TapRules } from '../clicks.ts';
 import { energyLimitKey, handheldKey, type BoostKey } from '../economy.ts';
 import { availableEnergy, maxEnergy } from '../energy.ts';
 import { money, toWire, zero, type Money } from '../money.ts';
 import { passiveAccrued } from '../passive.ts';
 import { priceOf } from '../prices.ts';
-import { TransportError, type Clock, type Scheduler, type Transport, type UpdateLevelResult } from '../ports.ts';
+import { TransportError, type Clock, type Scheduler, type TapBatch, type Transport, type UpdateLevelResult } from '../ports.ts';
 import { boostLevel, isBoostKey, upgradeRefusal } from '../upgrades.ts';
 
 /** How the next call fails: `drop` before the server sees it, `lose` after it processed it. */
@@ -149,7 +149,7 @@ export class InMemoryTransport implements Transport {
     return this.call('status', undefined, () => this.status());
   }
 
-  click(payload: Required<ClickPayload>): Promise<ClickResult> {
+  click(payload: TapBatch): Promise<ClickResult> {
     return this.call('click', payload, () => {
       const first = this.answers.get(payload.batchId);
       if (first) return first;

@@ -65,9 +65,9 @@ export class ClickBatcher {
     this.overlapMin = opts.overlapMin ?? 32;
   }
 
-  submit(userId: number, click: number, batchId: string | null): Promise<ClickAnswer> {
+  submit(userId: number, click: number, batchId: string | null, clientMs: number | null = null): Promise<ClickAnswer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ userId, click, batchId, resolve, reject, span: activeSpanContext() });
+      this.queue.push({ userId, click, batchId, clientMs, resolve, reject, span: activeSpanContext() });
       this.schedule();
     });
   }

@@ -37,7 +37,7 @@ export const planGroup = (read: GroupRead, entries: readonly Entry[], nowMs: num
   const plan: GroupPlan = { nowMs, results: [], rows, seen: read.seen, changed: [], checked: [], batches: [], crossing: new Set() };
   const seen = new Map(read.seen);
   for (const entry of entries) {
-    const { userId, batchId, click } = entry.batch;
+    const { userId, batchId, click, clientMs } = entry.batch;
     let row = rows.get(userId);
     if (row === undefined) {
       const stored = read.rows.get(userId);
@@ -65,7 +65,7 @@ export const planGroup = (read: GroupRead, entries: readonly Entry[], nowMs: num
       row.total_earn = toWire(money(row.total_earn).plus(out.earned));
     }
     if (key !== null) seen.set(key, out.accepted);
-    if (key !== null || out.accepted > 0) plan.batches.push({ userId, batchId, requested: click, accepted: out.accepted, earned: out.earned });
+    if (key !== null || out.accepted > 0) plan.batches.push({ userId, batchId, requested: click, accepted: out.accepted, earned: out.earned, clientMs: clientMs ?? null });
     plan.results.push({ entry, accepted: out.accepted, replay: false });
   }
   for (const [id, row] of rows) {

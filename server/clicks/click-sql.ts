@@ -14,6 +14,8 @@ export interface Click {
   userId: number;
   click: number;
   batchId: string | null;
+  /** The client's clock at the batch's first tap (firstTapMs), for the review's cadence; absent or null when not sent. */
+  clientMs?: number | null;
 }
 
 /** A group's reads: each player's row and the batchIds of this group that player already has. */
@@ -36,7 +38,7 @@ export interface GroupWrite {
    * Every batch of the write that stores something: its click_batches row (when it has a batchId)
    * and its ledger row of `earned` dollars (when it accepted taps).
    */
-  batches: { userId: number; batchId: string | null; requested: number; accepted: number; earned: number }[];
+  batches: { userId: number; batchId: string | null; requested: number; accepted: number; earned: number; clientMs: number | null }[];
 }
 
 const readSql = (lock: boolean): string =>
@@ -79,11 +81,11 @@ const writeSql = `WITH v AS (
     SELECT u.id, u.xmin::text AS version FROM unnest($14::bigint[], $15::xid[]) AS k(id, version)
     JOIN users u ON u.id = k.id AND u.xmin = k.version WHERE u.id = ANY($14::bigint[])
   ), b AS (
-    SELECT * FROM unnest($9::bigint[], $10::text[], $11::int[], $12::int[], $13::numeric[]) AS b(u, id, req, acc, earned)
+    SELECT * FROM unnest($9::bigint[], $10::text[], $11::int[], $12::int[], $13::numeric[], $16::bigint[]) AS b(u, id, req, acc, earned, cms)
     WHERE b.u IN (SELECT id FROM upd) OR b.u IN (SELECT id FROM kept)
   ), bat AS (
-    INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms)
-    SELECT b.u, b.id, b.req, b.acc, $8::bigint FROM b WHERE b.id IS NOT NULL
+    INSERT INTO click_batches (user_id, batch_id, requested, accepted, created_at_ms, client_ms)
+    SELECT b.u, b.id, b.req, b.acc, $8::bigint, b.cms FROM b WHERE b.id IS NOT NULL
   ), led AS (
     ${insertLedgerSql(`(SELECT b.u, 'DOLLAR', b.earned, 'click', b.id FROM b WHERE b.acc > 0) AS l(u, c, a, k, r)`, '$8')}
   ), st AS (
@@ -96,6 +98,8 @@ const writeSql = `WITH v AS (
 // encoding escapes every element on its own, a cost paid per batch on the hot path.
 /** Integers and decimal strings (ids, amounts, times, xids): nothing in them needs quoting. */
 const numbers = (xs: readonly (number | string)[]): string => `{${xs.join(',')}}`;
+/** Integers where null is NULL. */
+const nullableNumbers = (xs: readonly (number | null)[]): string => `{${xs.map((x) => (x === null ? 'NULL' : x)).join(',')}}`;
 /** Text elements, quoted and escaped; null is NULL. */
 const texts = (xs: readonly (string | null)[]): string =>
   `{${xs.map((x) => (x === null ? 'NULL' : `"${x.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
@@ -120,6 +124,7 @@ export const writeGroup = async (q: Queryable, w: GroupWrite, nowMs: number): Pr
       numbers(b.map((x) => x.userId)), texts(b.map((x) => x.batchId)), numbers(b.map((x) => x.requested)), numbers(b.map((x) => x.accepted)),
       numbers(b.map((x) => x.earned)),
       numbers(k.map((r) => r.id)), numbers(k.map((r) => r.version)),
+      nullableNumbers(b.map((x) => x.clientMs)),
     ],
     // Its result columns are fixed, so it is prepared once per connection (db.ts QueryOptions).
     { name: 'click-group-write' },

@@ -89,6 +89,47 @@ describe('tap cadence', () => {
     expect(paused.longestStretchMs).toBe(2 * 3_600_000);
   });
 
+  it('judges rhythm by the client’s clock: a script stays regular when a slow server scatters its arrivals', () => {
+    const rnd = seeded(3);
+    const byServer = emptyCadence();
+    const byClient = emptyCadence();
+    for (let i = 0; i < 61; i++) {
+      const client = 5_000_000 + i * 1_000;
+      const server = t0 + i * 1_000 + Math.round(rnd() * 800);
+      foldBatch(byServer, server, 20, rules);
+      foldBatch(byClient, server, 20, rules, client);
+    }
+    expect(byServer.regularWindows).toBe(0);
+    expect(byClient.windows).toBe(6);
+    // The session's first batch is timed by the server until the client's offset settles: its window may not be even.
+    expect(byClient.regularWindows).toBeGreaterThanOrEqual(5);
+  });
+
+  it('judges the cap by the client’s clock: a person’s batches bunched by a server backlog are not taps at the cap', () => {
+    const rnd = seeded(5);
+    const byServer = emptyCadence();
+    const byClient = emptyCadence();
+    for (let i = 0; i < 100; i++) {
+      const client = 5_000_000 + i * 1_000;
+      // Five batches answered together: each waited in the outbox for the one before.
+      const server = t0 + Math.floor(i / 5) * 5_000 + (i % 5) * 20;
+      const taps = 4 + Math.floor(rnd() * 6);
+      foldBatch(byServer, server, taps, rules);
+      foldBatch(byClient, server, taps, rules, client);
+    }
+    expect(byClient.capMs).toBeLessThan(byServer.capMs / 10);
+    expect(byClient.capMs / byClient.activeMs).toBeLessThan(0.01);
+    expect(byClient.regularWindows).toBe(0);
+  });
+
+  it('does not believe a client clock that runs ahead of the server’s: those batches are timed by the server', () => {
+    const liar = emptyCadence();
+    // The script claims 3 s between batches the server sees 1 s apart.
+    for (let i = 0; i < 61; i++) foldBatch(liar, t0 + i * 1_000, 20, rules, 5_000_000 + i * 3_000);
+    expect(liar.activeMs).toBe(60_000);
+    expect(liar.capMs).toBe(60_000);
+  });
+
   it('carries a session across runs: folding in two parts gives the same sums as in one', () => {
     const batches = Array.from({ length: 50 }, (_, i) => [i * 900 + (i % 3) * 50, 5 + (i % 4)] as const);
     const whole = fold(batches);

@@ -3,6 +3,7 @@
  * review or ever decided, highest score first, keyset-paged on (score, user id) over the partial
  * index integrity_players_flagged_idx, so a page costs its own rows whatever the list's length.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AirdropFlag, AirdropFlagRow, AirdropFlagsPage, AirdropReasonCode, AirdropReviewState } from '../../engine/airdrop-review.ts';
 import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
 import { toWire } from '../../engine/money.ts';
@@ -10,16 +11,33 @@ import type { Queryable } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { reasonSentence, trustSentence, type Evidence } from './rules.ts';
 
-/** A cursor: `<score>:<userId>` of the previous page's last row. */
-const cursorPattern = /^(-?(?:0|[1-9][0-9]{0,8})):([1-9][0-9]{0,15})$/;
+/**
+ * A cursor: `<score>:<userId>:<mac>` of the previous page's last row, where mac binds the position
+ * to the list it was issued for (the state filter) with the server's key (flagsCursorKeyOf): a
+ * well-formed cursor no page issued is refused like a malformed one.
+ */
+const cursorPattern = /^(-?(?:0|[1-9][0-9]{0,8})):([1-9][0-9]{0,15}):([A-Za-z0-9_-]{22})$/;
 const scoreBound = 2_147_483_647;
 
-/** Parses a cursor strictly (a 400 naming `cursor` otherwise): both parts, decimal, in their columns' range. */
-export const parseFlagsCursor = (text: string): { score: number; userId: number } => {
+/** The key cursors are signed with: derived from the bot token, the one secret every deployment has (production requires it). */
+export const flagsCursorKeyOf = (c: { BOT_TOKEN?: string | undefined }): Buffer =>
+  createHmac('sha256', 'money-flags-cursor').update(c.BOT_TOKEN ?? 'development only: no BOT_TOKEN').digest();
+
+const macOf = (key: Buffer, score: number, userId: number, state: AirdropReviewState | undefined): string =>
+  createHmac('sha256', key).update(`flags1:${state ?? '*'}:${score}:${userId}`).digest().subarray(0, 16).toString('base64url');
+
+/** The cursor a page answers for its last row. */
+export const signFlagsCursor = (key: Buffer, score: number, userId: number, state?: AirdropReviewState): string => `${score}:${userId}:${macOf(key, score, userId, state)}`;
+
+/** Parses a cursor strictly (a 400 naming `cursor` otherwise): both parts in their columns' range, signed for this list. */
+export const parseFlagsCursor = (key: Buffer, text: string, state?: AirdropReviewState): { score: number; userId: number } => {
   const m = cursorPattern.exec(text);
   const score = m === null ? NaN : Number(m[1]);
   const userId = m === null ? NaN : Number(m[2]);
   if (m === null || Math.abs(score) > scoreBound || !Number.isSafeInteger(userId)) throw refuse('flagsCursorInvalid', { field: 'cursor' });
+  const given = Buffer.from(m[3]!);
+  const expected = Buffer.from(macOf(key, score, userId, state));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse('flagsCursorInvalid', { field: 'cursor' });
   return { score, userId };
 };
 
@@ -59,8 +77,16 @@ export const flagRowOf = (r: FlagRow): AirdropFlagRow => {
 
 export const flagsPageMax = 100;
 
-const pageOf = async (q: Queryable, opts: { cursor?: string; limit: number; state?: AirdropReviewState }): Promise<{ rows: FlagRow[]; nextCursor: string | null }> => {
-  const at = opts.cursor === undefined ? null : parseFlagsCursor(opts.cursor);
+export interface FlagsPageOpts {
+  /** The key cursors are signed with (flagsCursorKeyOf). */
+  cursorKey: Buffer;
+  cursor?: string;
+  limit: number;
+  state?: AirdropReviewState;
+}
+
+const pageOf = async (q: Queryable, opts: FlagsPageOpts): Promise<{ rows: FlagRow[]; nextCursor: string | null }> => {
+  const at = opts.cursor === undefined ? null : parseFlagsCursor(opts.cursorKey, opts.cursor, opts.state);
   const r = await q.query<FlagRow>(
     `SELECT p.user_id, p.score, p.state, p.reasons, p.evidence, p.decision, p.appeal, p.decided_at_ms, p.decision_note, u.tele_username, u.total_money
        FROM integrity_players p JOIN users u ON u.id = p.user_id
@@ -70,17 +96,17 @@ const pageOf = async (q: Queryable, opts: { cursor?: string; limit: number; stat
   );
   const rows = r.rows.slice(0, opts.limit);
   const last = rows[rows.length - 1];
-  return { rows, nextCursor: r.rows.length > opts.limit && last !== undefined ? `${last.score}:${last.user_id}` : null };
+  return { rows, nextCursor: r.rows.length > opts.limit && last !== undefined ? signFlagsCursor(opts.cursorKey, last.score, Number(last.user_id), opts.state) : null };
 };
 
 /** A page of the list as the operator API answers it. */
-export const listFlags = async (q: Queryable, opts: { cursor?: string; limit: number; state?: AirdropReviewState }): Promise<AirdropFlagsPage> => {
+export const listFlags = async (q: Queryable, opts: FlagsPageOpts): Promise<AirdropFlagsPage> => {
   const { rows, nextCursor } = await pageOf(q, opts);
   return { items: rows.map(flagOf), nextCursor };
 };
 
 /** A page of the list as the console shows it: with who each player is and the evidence behind each reason. */
-export const listFlagRows = async (q: Queryable, opts: { cursor?: string; limit: number; state?: AirdropReviewState }): Promise<AirdropFlagsPage<AirdropFlagRow>> => {
+export const listFlagRows = async (q: Queryable, opts: FlagsPageOpts): Promise<AirdropFlagsPage<AirdropFlagRow>> => {
   const { rows, nextCursor } = await pageOf(q, opts);
   return { items: rows.map(flagRowOf), nextCursor };
 };

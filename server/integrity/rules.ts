@@ -31,6 +31,23 @@ export interface IntegrityRules {
   deviceMaxAccounts: number;
   trustTeleDays: number;
   trustXDays: number;
+  /** How far ahead of the server's a client's clock may run before it is not believed (cadence.ts). */
+  clockSlackMs: number;
+  treeDepth: number;
+  treeBurstMs: number;
+  treeBurstJoins: number;
+  youngDays: number;
+  youngMinInvitees: number;
+  youngShare: number;
+  twinMinBatches: number;
+  twinSessions: number;
+  twinWindowMs: number;
+  twinDurationMs: number;
+  twinOffsetMs: number;
+  paidStopMs: number;
+  paidJudgeMs: number;
+  paidMinInvitees: number;
+  paidShare: number;
   /** The human-rate allowance's taps per second (engine/economy.ts), what "the cap" is. */
   humanTapsPerSecond: number;
   /** Auto-clicks (§4) come every autoClickIntervalMs with at most autoClickCap taps: not the player's own rhythm. */
@@ -63,6 +80,22 @@ export const integrityRulesOf = (c: Config): IntegrityRules => ({
   deviceMaxAccounts: c.INTEGRITY_DEVICE_MAX_ACCOUNTS,
   trustTeleDays: c.INTEGRITY_TRUST_TELE_DAYS,
   trustXDays: c.INTEGRITY_TRUST_X_DAYS,
+  clockSlackMs: c.INTEGRITY_CLOCK_SLACK_MS,
+  treeDepth: c.INTEGRITY_TREE_DEPTH,
+  treeBurstMs: c.INTEGRITY_TREE_BURST_S * 1_000,
+  treeBurstJoins: c.INTEGRITY_TREE_BURST_JOINS,
+  youngDays: c.INTEGRITY_YOUNG_DAYS,
+  youngMinInvitees: c.INTEGRITY_YOUNG_MIN_INVITEES,
+  youngShare: c.INTEGRITY_YOUNG_SHARE,
+  twinMinBatches: c.INTEGRITY_TWIN_MIN_BATCHES,
+  twinSessions: c.INTEGRITY_TWIN_SESSIONS,
+  twinWindowMs: c.INTEGRITY_TWIN_WINDOW_H * 3_600_000,
+  twinDurationMs: c.INTEGRITY_TWIN_DURATION_MS,
+  twinOffsetMs: c.INTEGRITY_TWIN_OFFSET_S * 1_000,
+  paidStopMs: c.INTEGRITY_PAID_STOP_S * 1_000,
+  paidJudgeMs: Math.max(c.INTEGRITY_PAID_JUDGE_H * 3_600_000, c.INTEGRITY_PAID_STOP_S * 1_000),
+  paidMinInvitees: c.INTEGRITY_PAID_MIN_INVITEES,
+  paidShare: c.INTEGRITY_PAID_SHARE,
   humanTapsPerSecond: economy.humanTapsPerSecond,
   autoClickIntervalMs: economy.autoClickIntervalMs,
   autoClickCap: economy.autoClickCap,
@@ -84,6 +117,10 @@ export const reasonPoints: Record<AirdropReasonCode, number> = {
   referralFarmInvitee: 50,
   sharedDevice: 50,
   apiClient: 50,
+  treeBurst: 30,
+  youngInvitees: 30,
+  twinSessions: 50,
+  paidThenStopped: 30,
 };
 
 /** Points trust takes off: Telegram Premium, an old Telegram account, an old X account. */
@@ -101,6 +138,10 @@ export interface Evidence {
   referralFarmInvitee?: { referrerId: string };
   sharedDevice?: { accounts: number };
   apiClient?: Record<string, never>;
+  treeBurst?: { joined: number; windowMinutes: number; ancestorId: string };
+  youngInvitees?: { young: number; accounts: number; ancestorId: string | null };
+  twinSessions?: { sessions: number; siblingId: string };
+  paidThenStopped?: { stopped: number; judged: number; referrerId: string | null };
   trust?: { teleAgeDays: number; xAgeDays: number; premium: boolean; points: number };
 }
 
@@ -129,6 +170,18 @@ export const reasonSentence = (code: AirdropReasonCode, e: Evidence): string => 
       return `The device this account plays on is used by ${e.sharedDevice?.accounts ?? '?'} accounts.`;
     case 'apiClient':
       return 'Click batches came without what the mini-app always sends (its device id and a batch id): another program sent them.';
+    case 'treeBurst':
+      return `Joined the referral subtree of player ${e.treeBurst?.ancestorId ?? '?'} with ${e.treeBurst?.joined ?? '?'} accounts within ${e.treeBurst?.windowMinutes ?? '?'} minutes.`;
+    case 'youngInvitees':
+      return e.youngInvitees?.ancestorId
+        ? `A young Telegram account in the referral subtree of player ${e.youngInvitees.ancestorId}, where ${e.youngInvitees.young} of ${e.youngInvitees.accounts} accounts are young.`
+        : `${e.youngInvitees?.young ?? '?'} of ${e.youngInvitees?.accounts ?? '?'} accounts in this player's referral subtree are young Telegram accounts.`;
+    case 'twinSessions':
+      return `${e.twinSessions?.sessions ?? '?'} sessions had the same structure (calls, taps, duration) as sessions of player ${e.twinSessions?.siblingId ?? '?'}, at the same offset each time.`;
+    case 'paidThenStopped':
+      return e.paidThenStopped?.referrerId
+        ? `Stopped playing soon after reaching $100, as ${e.paidThenStopped.stopped} of ${e.paidThenStopped.judged} invitees of player ${e.paidThenStopped.referrerId} did.`
+        : `${e.paidThenStopped?.stopped ?? '?'} of ${e.paidThenStopped?.judged ?? '?'} invitees past $100 stopped playing soon after reaching it.`;
   }
 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config/config.ts';
 import { emptyCadence } from './cadence.ts';
 import { integrityRulesOf, reasonSentence } from './rules.ts';
-import { reviewOf, stateOf, type PlayerFacts } from './score.ts';
+import { noGroup, reviewOf, stateOf, type PlayerFacts } from './score.ts';
 
 const rules = integrityRulesOf(loadConfig({ NODE_ENV: 'test' }));
 
@@ -13,6 +13,7 @@ const facts = (over: Partial<PlayerFacts> = {}): PlayerFacts => ({
   withApp: true,
   invites: null,
   invitedBy: null,
+  group: noGroup,
   teleAgeDays: 100,
   xAgeDays: 0,
   premium: false,
@@ -46,15 +47,15 @@ describe('the review of a player', () => {
   });
 
   it('finds a referral farm with two referral reasons, and its idle invitees', () => {
-    const farm = reviewOf(facts({ invites: { invites: 300, aged: 300, agedIdle: 300, burstMax: 120, sharing: 0 } }), rules);
+    const farm = reviewOf(facts({ invites: { invites: 300, aged: 300, agedIdle: 300, burstMax: 120, sharing: 0, treeSize: 0, treeYoung: 0, paidJudged: 0, paidStopped: 0 } }), rules);
     expect(farm.reasons).toEqual(['referralBurst', 'referralsIdle']);
     expect(farm.referralFarm).toBe(true);
-    const oneReason = reviewOf(facts({ invites: { invites: 40, aged: 40, agedIdle: 39, burstMax: 3, sharing: 0 } }), rules);
+    const oneReason = reviewOf(facts({ invites: { invites: 40, aged: 40, agedIdle: 39, burstMax: 3, sharing: 0, treeSize: 0, treeYoung: 0, paidJudged: 0, paidStopped: 0 } }), rules);
     expect(oneReason.referralFarm).toBe(false);
     expect(oneReason.score).toBeLessThan(rules.reviewScore);
-    const invitee = reviewOf(facts({ invitedBy: { referrerId: 5, referrerFarm: true, reached100: false } }), rules);
+    const invitee = reviewOf(facts({ invitedBy: { referrerId: 5, referrerFarm: true, reached100: false, stoppedAfterPaid: false, referrerPaidStop: null } }), rules);
     expect(invitee.reasons).toEqual(['referralFarmInvitee']);
-    const played = reviewOf(facts({ invitedBy: { referrerId: 5, referrerFarm: true, reached100: true } }), rules);
+    const played = reviewOf(facts({ invitedBy: { referrerId: 5, referrerFarm: true, reached100: true, stoppedAfterPaid: false, referrerPaidStop: null } }), rules);
     expect(played.reasons).toEqual([]);
   });
 

@@ -18,12 +18,31 @@ export interface PlayerFacts {
   withApp: boolean;
   /** As a referrer (null without invitees). */
   invites: ReferrerFacts | null;
-  /** As an invitee: the referrer, whether their invitees look like a farm, and whether this player reached $100. */
-  invitedBy: { referrerId: number; referrerFarm: boolean; reached100: boolean } | null;
+  /**
+   * As an invitee: the referrer, whether their invitees look like a farm, whether this player
+   * reached $100, whether they stopped soon after (judged once paidJudgeMs passed), and whether
+   * most of the referrer's invitees past $100 did.
+   */
+  invitedBy: { referrerId: number; referrerFarm: boolean; reached100: boolean; stoppedAfterPaid: boolean; referrerPaidStop: { stopped: number; judged: number } | null } | null;
+  /** The group facts (groups.ts). */
+  group: GroupFacts;
   teleAgeDays: number;
   xAgeDays: number;
   premium: boolean;
 }
+
+export interface GroupFacts {
+  /** The most joins around this player's own into one ancestor's subtree, and that ancestor. */
+  treeBurst: number;
+  treeBurstAncestor: number | null;
+  /** A young Telegram account under an ancestor whose subtree is young. */
+  youngAncestor: { ancestorId: number; size: number; young: number } | null;
+  /** The most sessions twinned with one sibling's at one offset, and that sibling. */
+  twinBest: number;
+  twinSibling: number | null;
+}
+
+export const noGroup: GroupFacts = { treeBurst: 0, treeBurstAncestor: null, youngAncestor: null, twinBest: 0, twinSibling: null };
 
 export interface ReferrerFacts {
   invites: number;
@@ -34,6 +53,12 @@ export interface ReferrerFacts {
   burstMax: number;
   /** Invitees on a device another account uses. */
   sharing: number;
+  /** Accounts in the player's subtree (treeDepth levels) and those young when they joined. */
+  treeSize: number;
+  treeYoung: number;
+  /** Invitees past $100 long enough ago to judge, and those of them who stopped soon after. */
+  paidJudged: number;
+  paidStopped: number;
 }
 
 export interface ReviewResult {
@@ -46,7 +71,8 @@ export interface ReviewResult {
 
 type Rules = Omit<IntegrityRules, 'jobEveryMs'>;
 
-const referrerReasons: readonly AirdropReasonCode[] = ['referralBurst', 'referralsIdle', 'referralSharedDevice'];
+/** The referrer's side of the referral reasons: two of them make a referral farm. */
+const referrerReasons: readonly AirdropReasonCode[] = ['referralBurst', 'referralsIdle', 'referralSharedDevice', 'youngInvitees', 'paidThenStopped'];
 
 /** The referral reasons of a referrer's invitees (also what decides `referralFarm`). */
 export const referrerEvidence = (f: ReferrerFacts | null, r: Rules): Evidence => {
@@ -55,6 +81,8 @@ export const referrerEvidence = (f: ReferrerFacts | null, r: Rules): Evidence =>
   if (f.burstMax >= r.burstInvites) e.referralBurst = { inWindow: f.burstMax, windowMinutes: Math.round(r.burstWindowMs / 60_000) };
   if (f.aged >= r.idleMinInvites && f.agedIdle >= r.idleShare * f.aged) e.referralsIdle = { aged: f.aged, idle: f.agedIdle };
   if (f.sharing >= r.sharedInvitees) e.referralSharedDevice = { sharing: f.sharing, invites: f.invites };
+  if (f.treeSize >= r.youngMinInvitees && f.treeYoung >= r.youngShare * f.treeSize) e.youngInvitees = { young: f.treeYoung, accounts: f.treeSize, ancestorId: null };
+  if (f.paidStopped >= r.paidMinInvitees && f.paidStopped >= r.paidShare * f.paidJudged) e.paidThenStopped = { stopped: f.paidStopped, judged: f.paidJudged, referrerId: null };
   return e;
 };
 
@@ -71,7 +99,15 @@ export const reviewOf = (f: PlayerFacts, r: Rules): ReviewResult => {
   }
   if (c.longestStretchMs >= r.stretchMs) e.noPauses = { longestHours: Math.round((c.longestStretchMs / 3_600_000) * 10) / 10 };
   if (c.maxDayHours >= r.sleeplessHours) e.noSleep = { activeHours: c.maxDayHours };
-  if (f.invitedBy !== null && f.invitedBy.referrerFarm && !f.invitedBy.reached100) e.referralFarmInvitee = { referrerId: String(f.invitedBy.referrerId) };
+  const by = f.invitedBy;
+  if (by !== null && by.referrerFarm && (!by.reached100 || by.stoppedAfterPaid)) e.referralFarmInvitee = { referrerId: String(by.referrerId) };
+  if (by !== null && by.stoppedAfterPaid && by.referrerPaidStop !== null && e.paidThenStopped === undefined) {
+    e.paidThenStopped = { ...by.referrerPaidStop, referrerId: String(by.referrerId) };
+  }
+  const g = f.group;
+  if (g.treeBurst >= r.treeBurstJoins) e.treeBurst = { joined: g.treeBurst, windowMinutes: Math.round(r.treeBurstMs / 60_000), ancestorId: String(g.treeBurstAncestor ?? '?') };
+  if (g.youngAncestor !== null && e.youngInvitees === undefined) e.youngInvitees = { young: g.youngAncestor.young, accounts: g.youngAncestor.size, ancestorId: String(g.youngAncestor.ancestorId) };
+  if (g.twinBest >= r.twinSessions) e.twinSessions = { sessions: g.twinBest, siblingId: String(g.twinSibling ?? '?') };
   if (f.deviceAccounts > r.deviceMaxAccounts) e.sharedDevice = { accounts: f.deviceAccounts };
   if (f.withoutApp && !f.withApp) e.apiClient = {};
   const reasons = (Object.keys(reasonPoints) as AirdropReasonCode[]).filter((code) => e[code] !== undefined);

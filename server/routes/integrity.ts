@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
 import { adminOf } from '../console/sessions.ts';
 import { decideAppeal, decideReview, noteMaxLength } from '../integrity/decisions.ts';
-import { flagOfPlayer, flagsPageMax, listFlagRows, listFlags, openReviews } from '../integrity/flags.ts';
+import { flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, openReviews } from '../integrity/flags.ts';
 import type { AdminContext } from './admin-context.ts';
 import type { RouteContext } from './route-context.ts';
 import { errorResponses, operatorRoute } from './schemas.ts';
@@ -22,7 +22,7 @@ interface FlagsQuery {
 }
 
 const flagsQuery = obj({
-  cursor: { type: 'string', minLength: 1, maxLength: 40, description: 'nextCursor of the previous page: <score>:<userId>' },
+  cursor: { type: 'string', minLength: 1, maxLength: 80, description: 'nextCursor of the previous page, as it answered it' },
   limit: { ...int(1, flagsPageMax, 'players per page'), default: 50 },
   state: { type: 'string', enum: [...airdropReviewStates], description: 'only players in this state' },
 });
@@ -38,9 +38,10 @@ const flagSchema = {
 } as const;
 const flagsPageSchema = { type: 'object', properties: { items: { type: 'array', items: flagSchema }, nextCursor: { type: ['string', 'null'] } } } as const;
 
-const pageOpts = (q: FlagsQuery) => ({ limit: q.limit ?? 50, ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.state !== undefined ? { state: q.state } : {}) });
+const pageOpts = (cursorKey: Buffer, q: FlagsQuery) => ({ cursorKey, limit: q.limit ?? 50, ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.state !== undefined ? { state: q.state } : {}) });
 
 export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const cursorKey = flagsCursorKeyOf(ctx.config);
   app.get<{ Querystring: FlagsQuery }>(
     '/public/airdrop/flags',
     operatorRoute(ctx)('Players the integrity review flagged (under review or decided), highest score first, keyset-paged (x-api-key)', {
@@ -48,7 +49,7 @@ export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (
       querystring: flagsQuery,
       response: { 200: flagsPageSchema, ...errorResponses },
     }),
-    async (request) => listFlags(ctx.db, pageOpts(request.query)),
+    async (request) => listFlags(ctx.db, pageOpts(cursorKey, request.query)),
   );
 };
 
@@ -56,8 +57,9 @@ const userIdParam = obj({ id: int(1, Number.MAX_SAFE_INTEGER) }, ['id']);
 const note = { type: 'string', maxLength: noteMaxLength };
 
 export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+  const cursorKey = flagsCursorKeyOf(ctx.config);
   app.get<{ Querystring: FlagsQuery }>('/integrity/flags', { schema: { querystring: flagsQuery } }, async (request) => ({
-    ...(await listFlagRows(ctx.db, pageOpts(request.query))),
+    ...(await listFlagRows(ctx.db, pageOpts(cursorKey, request.query))),
     openReviews: await openReviews(ctx.db),
   }));
   app.get<{ Params: { id: number } }>('/integrity/players/:id', { schema: { params: userIdParam } }, async (request) => ({

@@ -21,7 +21,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
   const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
 
-  app.post<{ Body: { click: number; batchId?: string; seq?: number }; Headers: { [deviceIdHeader]?: string } }>(
+  app.post<{ Body: { click: number; batchId?: string; seq?: number; firstTapMs?: number }; Headers: { [deviceIdHeader]?: string } }>(
     '/click',
     {
       ...auth,
@@ -38,6 +38,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
             click: int(1, 100_000, 'taps in this batch'),
             batchId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$', description: 'idempotency key: a replay returns the first answer' },
             seq: int(0, 2 ** 31 - 1, 'per-session sequence number'),
+            firstTapMs: int(0, Number.MAX_SAFE_INTEGER, "the device's clock (ms) at the batch's first tap, for the review's cadence (docs/airdrop.md)"),
           },
           ['click'],
         ),
@@ -48,9 +49,9 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
       },
     },
     async (request): Promise<ClickResult> => {
-      const { click, batchId } = request.body;
+      const { click, batchId, firstTapMs } = request.body;
       const id = playerOf(request).id;
-      const a = await batcher.submit(id, click, batchId ?? null);
+      const a = await batcher.submit(id, click, batchId ?? null, firstTapMs ?? null);
       // The mini-app always sends its device id and a batch id: a batch without either is recorded as ''.
       await devices.sighted(id, batchId === undefined ? '' : (request.headers[deviceIdHeader] ?? ''), a.nowMs);
       return { batchId: batchId ?? null, accepted: a.accepted, status: statusOf(a.row, a.nowMs) };

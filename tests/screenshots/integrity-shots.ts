@@ -82,6 +82,7 @@ const main = async () => {
     const cases: [string, string, UserStatus['airdropReview']][] = [
       ['mini-app-wallet-review-en.png', 'en', { state: 'review', reasons: ['tapRhythm', 'sharedDevice'] }],
       ['mini-app-wallet-review-fa.png', 'fa', { state: 'excluded', reasons: ['referralFarmInvitee', 'apiClient'] }],
+      ['mini-app-wallet-review-group-ru.png', 'ru', { state: 'review', reasons: ['treeBurst', 'youngInvitees', 'twinSessions'] }],
     ];
     for (const [name, lang, review] of cases) {
       const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: 'light' });

@@ -17,6 +17,8 @@ const env = {
   INTEGRITY_BURST_INVITES: '8',
   INTEGRITY_IDLE_MIN_INVITES: '8',
   INTEGRITY_SHARED_INVITEES: '3',
+  // The group signals' own test sets its thresholds; here young accounts are those under a day old.
+  INTEGRITY_YOUNG_DAYS: '1',
 };
 
 const deviceOf = (n: number) => `dev${String(n).padStart(19, '0')}`;
@@ -140,6 +142,8 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
     // A burst alone is one reason: not yet a farm.
     expect((await status(referrer)).airdropReview.state).toBe('clear');
     h.clock.advance(rules().idleAfterMs);
+    // The friend plays on after $100: not one who stopped there.
+    await tap(friendOfFarm, 3, deviceOf(300));
     await runJob();
     const r = await status(referrer);
     expect(r.airdropReview).toEqual({ state: 'review', reasons: ['referralBurst', 'referralsIdle'] });
@@ -153,6 +157,7 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
     expect((await h.app.inject({ method: 'GET', url: `${apiPrefix}/public/airdrop/flags`, headers: { 'x-api-key': 'wrong' } })).statusCode).toBe(401);
     const all: { userId: string; score: number; state: string; reasons: string[] }[] = [];
     let cursor: string | null = null;
+    let firstCursor: string | null = null;
     do {
       const r = await byKey(`/public/airdrop/flags?limit=3${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
       expect(r.statusCode, r.body).toBe(200);
@@ -160,6 +165,7 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
       expect(page.items.length).toBeLessThanOrEqual(3);
       all.push(...page.items);
       cursor = page.nextCursor;
+      firstCursor ??= cursor;
     } while (cursor !== null);
     expect(all.length).toBeGreaterThanOrEqual(17);
     expect(new Set(all.map((f) => f.userId)).size).toBe(all.length);
@@ -174,6 +180,11 @@ describe.each(backends)('the integrity review (%s)', (backend) => {
       ['cursor=99999999999:5', 'cursor'],
       ['cursor=5:99999999999999999', 'cursor'],
       ['cursor=a:b', 'cursor'],
+      // Well-formed positions no page issued: forged, or signed for another list.
+      ['cursor=130:10850501556', 'cursor'],
+      [`cursor=${encodeURIComponent(`${all[2]!.score}:${all[2]!.userId}:${'A'.repeat(22)}`)}`, 'cursor'],
+      [`cursor=${encodeURIComponent(firstCursor!.replace(/:\d+:/, `:${BigInt(firstCursor!.split(':')[1]!) - 1n}:`))}`, 'cursor'],
+      [`state=excluded&cursor=${encodeURIComponent(firstCursor!)}`, 'cursor'],
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
       ['state=maybe', 'state'],

@@ -50,6 +50,8 @@ export const integrityConfigShape = {
   INTEGRITY_STRETCH_H: int(1, 72, 3),
   /** Active in at least this many hours of some 24 is the no-sleep signal. */
   INTEGRITY_SLEEPLESS_HOURS: int(12, 24, 21),
+  /** A client's clock (firstTapMs) running ahead of the server's by more than this (ms) is not believed. */
+  INTEGRITY_CLOCK_SLACK_MS: int(0, 60_000, 2_000),
 
   // Referrals (server/integrity/signals-job.ts)
   /** The burst window (s)… */
@@ -64,6 +66,38 @@ export const integrityConfigShape = {
   INTEGRITY_IDLE_SHARE: share(0.9),
   /** Invitees on a device shared with another account, for the referral device signal. */
   INTEGRITY_SHARED_INVITEES: int(1, 100_000, 5),
+
+  // Groups (server/integrity/groups.ts): signals about accounts that came or play together
+  /** Levels of a referral subtree the group signals look down (a referrer, their invitees, theirs…). */
+  INTEGRITY_TREE_DEPTH: int(1, 10, 4),
+  /** The subtree-burst window (s)… */
+  INTEGRITY_TREE_BURST_S: int(10, 86_400, 600),
+  /** …and the joins into one subtree within it that make a burst. */
+  INTEGRITY_TREE_BURST_JOINS: int(2, 100_000, 15),
+  /** A Telegram account younger than this (days, the id-based estimate) when it joined is young. */
+  INTEGRITY_YOUNG_DAYS: int(1, 36_500, 180),
+  /** Accounts in a subtree before the young-accounts signal can apply… */
+  INTEGRITY_YOUNG_MIN_INVITEES: int(1, 100_000, 10),
+  /** …and the share of them young for it. */
+  INTEGRITY_YOUNG_SHARE: share(0.8),
+  /** A session needs this many click batches to be compared with its siblings'. */
+  INTEGRITY_TWIN_MIN_BATCHES: int(2, 10_000, 5),
+  /** Sessions twinned with one sibling's at the same offset for the twin-sessions signal. */
+  INTEGRITY_TWIN_SESSIONS: int(1, 1_000, 3),
+  /** Siblings' sessions are compared within this many hours of each other. */
+  INTEGRITY_TWIN_WINDOW_H: int(1, 168, 12),
+  /** Two sessions with the same batches and taps are twins when their durations differ by at most this (ms)… */
+  INTEGRITY_TWIN_DURATION_MS: int(0, 600_000, 2_000),
+  /** …and a sibling's twins are "at the same offset" when their offsets differ by at most this (s). */
+  INTEGRITY_TWIN_OFFSET_S: int(0, 86_400, 120),
+  /** An invitee with no click batch this long (s) after crossing $100 stopped there… */
+  INTEGRITY_PAID_STOP_S: int(60, 7 * 86_400, 1_800),
+  /** …judged this long (h) after the crossing… */
+  INTEGRITY_PAID_JUDGE_H: int(1, 24 * 90, 6),
+  /** …for a referrer with at least this many such invitees… */
+  INTEGRITY_PAID_MIN_INVITEES: int(1, 100_000, 5),
+  /** …making at least this share of their judged invitees past $100. */
+  INTEGRITY_PAID_SHARE: share(0.8),
 
   // Devices
   /** More accounts than this on one device is the shared-device signal. */

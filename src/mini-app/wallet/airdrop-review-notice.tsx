@@ -5,7 +5,7 @@ import { openLink, openTelegramLink } from '../../telegram.ts';
 import { useStatus } from '../engine-context.tsx';
 
 /** The kinds' lines, one catalog id each (engine/airdrop-review.ts airdropReasonKinds). */
-const kindIds = { tapping: 'app.review.kind.tapping', referrals: 'app.review.kind.referrals', device: 'app.review.kind.device' } as const;
+const kindIds = { tapping: 'app.review.kind.tapping', referrals: 'app.review.kind.referrals', group: 'app.review.kind.group', device: 'app.review.kind.device' } as const;
 
 /**
  * The integrity review as the player sees it (docs/airdrop.md "Integrity review"): under review or

@@ -28,6 +28,13 @@ describe('the airdrop review on the Wallet screen', () => {
     await vi.waitFor(() => expect(opened).toEqual(['https://t.me/money_community']));
   });
 
+  it('names the group kind once for the group signals, beside the referrals kind', async () => {
+    await mountApp('/wallet', { status: demoStatus({ airdropReview: { state: 'review', reasons: ['treeBurst', 'youngInvitees', 'twinSessions'] } }) });
+    const box = await find('[data-testid="airdrop-review"]');
+    expect([...box.querySelectorAll('li')].map((li) => li.textContent)).toEqual([appEn['app.review.kind.referrals'], appEn['app.review.kind.group']]);
+    expect(box.textContent).not.toMatch(/\d/);
+  });
+
   it('names no kind for a player an operator excluded on evidence of their own', async () => {
     await mountApp('/wallet', { status: demoStatus({ airdropReview: { state: 'excluded', reasons: [] } }) });
     const box = await find('[data-testid="airdrop-review"]');

@@ -123,6 +123,38 @@ describe('shell', () => {
     }
   });
 
+  it('keeps the referral code and tries again until the server answers (a 503, then the network failing)', async () => {
+    history.replaceState(null, '', '?tgWebAppStartParam=XyZ123');
+    try {
+      const { state } = await mountApp('/', { failures: { '/referral': 503 } });
+      const tries = () => state.calls.filter((c) => c.path === '/referral');
+      await vi.waitFor(() => expect(tries().length).toBe(1));
+      expect(localStorage.getItem('referral_pending')).toBe('XyZ123');
+      state.failures['/referral'] = 'network';
+      await vi.waitFor(() => expect(tries().length).toBe(2), { timeout: 10_000 });
+      delete state.failures['/referral'];
+      await vi.waitFor(() => expect(tries().length).toBe(3), { timeout: 10_000 });
+      expect(tries().map((c) => c.query.refcode)).toEqual(['XyZ123', 'XyZ123', 'XyZ123']);
+      // Answered: not pending any more, and not sent again.
+      await vi.waitFor(() => expect(localStorage.getItem('referral_pending')).toBeNull());
+      expect(localStorage.getItem('referral_answered')).toBe('XyZ123');
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+
+  it('takes a refusal as the referral answer: a 409 is not tried again', async () => {
+    history.replaceState(null, '', '?tgWebAppStartParam=XyZ123');
+    try {
+      const { state } = await mountApp('/', { failures: { '/referral': 409 } });
+      await vi.waitFor(() => expect(localStorage.getItem('referral_answered')).toBe('XyZ123'));
+      expect(localStorage.getItem('referral_pending')).toBeNull();
+      expect(state.calls.filter((c) => c.path === '/referral')).toHaveLength(1);
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+
   it('makes no referral for the own refcode or a wrong length', async () => {
     for (const param of ['Ab3dE9', 'XyZ12']) {
       history.replaceState(null, '', `?tgWebAppStartParam=${param}`);
