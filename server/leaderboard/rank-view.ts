@@ -279,10 +279,15 @@ export type RankCatchUp = { kind: 'apply'; applied: RankApply | null; waiting: n
  * import, a restore, a launch burst), the view rebuilt from scratch in one transaction, readers
  * keeping the previous version until it commits. `waiting` is the count it decided on.
  */
-export const catchUpRanks = async (db: Db, nowMs: number, opts: ApplyOptions & { rebuildAt?: number } = {}): Promise<RankCatchUp> => {
+export const catchUpRanks = async (
+  db: Db,
+  nowMs: number,
+  opts: ApplyOptions & { rebuildAt?: number; onWaiting?: (waiting: number, caughtUpAtMs: number) => void } = {},
+): Promise<RankCatchUp> => {
   const meta = await rankMeta(db);
   const threshold = opts.rebuildAt ?? rebuildThreshold(meta.total);
   const waiting = await marksWaiting(db, threshold);
+  opts.onWaiting?.(waiting, meta.caughtUpAtMs);
   if (waiting >= threshold) return { kind: 'rebuild', rebuilt: await rebuildRanks(db, nowMs, meta.blockSize, { wait: false }), waiting };
   return { kind: 'apply', applied: waiting === 0 ? emptyApply(meta.version) : await applyPendingRanks(db, nowMs, opts), waiting };
 };

@@ -38,8 +38,14 @@ export const ranksJob = (db: Db, redis?: RedisHandle, opts: { rebuildAt?: number
   let emptySeenMs = 0;
   return async (nowMs: number): Promise<RanksTick | null> => {
     const started = performance.now();
-    const step = await catchUpRanks(db, nowMs, opts);
-    if (step.waiting === 0) emptySeenMs = nowMs;
+    // Reported before the work too: a rebuild or a long apply holds the tick for seconds.
+    const step = await catchUpRanks(db, nowMs, {
+      ...opts,
+      onWaiting: (waiting, caughtUpAtMs) => {
+        if (waiting === 0) emptySeenMs = nowMs;
+        setLag(nowMs, waiting, caughtUpAtMs, emptySeenMs);
+      },
+    });
     // A Redis fault throws here, after the view's changes are committed: the next tick catches up.
     const sync = redis !== undefined && redis.ready() ? await syncRedisRanks(db, redis) : undefined;
     await reportLag(db, nowMs + (performance.now() - started), emptySeenMs, opts.rebuildAt);
@@ -57,7 +63,10 @@ export const ranksJob = (db: Db, redis?: RedisHandle, opts: { rebuildAt?: number
  */
 const reportLag = async (db: Db, nowMs: number, emptySeenMs: number, rebuildAt?: number) => {
   const meta = await rankMeta(db);
-  const waiting = await marksWaiting(db, rebuildAt ?? rebuildThreshold(meta.total));
+  setLag(nowMs, await marksWaiting(db, rebuildAt ?? rebuildThreshold(meta.total)), meta.caughtUpAtMs, emptySeenMs);
+};
+
+const setLag = (nowMs: number, waiting: number, caughtUpAtMs: number, emptySeenMs: number) => {
   metrics.ranks.marksWaiting.set(waiting);
-  metrics.ranks.lagSeconds.set(waiting === 0 ? 0 : Math.max(0, nowMs - Math.max(meta.caughtUpAtMs, emptySeenMs)) / 1_000);
+  metrics.ranks.lagSeconds.set(waiting === 0 ? 0 : Math.max(0, nowMs - Math.max(caughtUpAtMs, emptySeenMs)) / 1_000);
 };
