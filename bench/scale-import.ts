@@ -35,8 +35,8 @@ export interface ImportResult {
   players: number;
   measuredAt: string;
   seedS: number;
-  /** From the server answering to the view holding every player with no mark waiting. */
-  wholeS: number;
+  /** From the server answering to the view holding every player with no mark waiting; null when it never did. */
+  wholeS: number | null;
   /** How the job caught up: the rebuilds and the applies it logged (from the view's version). */
   versions: number;
   during: Record<string, CallFigures>;
@@ -107,7 +107,7 @@ export const measureImport = async (db: Db, players: number, deps: ImportDeps): 
   let n = 0;
   let maxMarks = 0;
   let maxLagS = 0;
-  let wholeS = Number.NaN;
+  let wholeS: number | null = null;
   /** Players and the own rank their last page-1 answer gave: their page is asked next, to check the own entry is listed there. */
   const toFollow: { who: number; rank: number }[] = [];
   try {
@@ -194,7 +194,7 @@ export const reportImport = (result: ImportResult, readResults: () => string): v
       const d = r.during[c.name]!;
       const a = r.after[c.name]!;
       const mark = d.p99 <= target(c.name) ? '' : ' ✗';
-      return `${d.p50} / **${d.p99}**${mark} (${d.n}${d.bad > 0 ? `, ${d.bad} bad` : ''}) | ${a.p50} / ${a.p99}`;
+      return `${d.p50} / **${d.p99}**${mark} (${d.n}${d.bad > 0 ? `, ${d.bad} bad` : ''}) | ${a.n === 0 ? '– (never whole)' : `${a.p50} / ${a.p99}`}`;
     });
     return `| ${c.name} (target p99 ≤ ${target(c.name)} ms) | ${cells.join(' | ')} |`;
   });
@@ -215,7 +215,7 @@ ${rows.join('\n')}
 | | ${all.map((r) => r.players.toLocaleString('en')).join(' | ')} |
 |---|${all.map(() => '---').join('|')}|
 | seeded and analysed | ${all.map((r) => `${r.seedS.toFixed(0)} s`).join(' | ')} |
-| **view whole after** (bound 60 s) | ${all.map((r) => `**${Number.isNaN(r.wholeS) ? 'not in 20 min' : `${r.wholeS.toFixed(1)} s`}**`).join(' | ')} |
+| **view whole after** (bound 60 s) | ${all.map((r) => `**${r.wholeS === null || !Number.isFinite(r.wholeS) ? 'not in 20 min' : `${r.wholeS.toFixed(1)} s`}**`).join(' | ')} |
 | versions of the view on the way | ${all.map((r) => r.versions).join(' | ')} |
 | answers whose own rank fell on the page asked for, not listed there | ${all.map((r) => r.broken).join(' | ')} |
 | highest \`money_ranks_marks_waiting\` / \`money_ranks_lag_seconds\` scraped | ${all.map((r) => `${r.maxMarks.toLocaleString('en')} / ${r.maxLagS.toFixed(1)} s`).join(' | ')} |
