@@ -86,7 +86,12 @@ const ranges = (n: number, parts: number): [number, number][] => {
   return out;
 };
 
-export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: number): Promise<SeedTimes & { ranks: RankRebuild }> => {
+/**
+ * `marked` (bench/scale-import.ts): the users go in as an import from another system would put
+ * them, with plain SQL and every trigger on, so each player is marked for the ranks job, and the
+ * ranked view is left as it was (empty): the running server's job catches up.
+ */
+export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: number, opts: { marked?: boolean } = {}): Promise<SeedTimes & { ranks?: RankRebuild }> => {
   if (n > maxPlayers) throw new Error(`scale seed: at most ${maxPlayers} players (6-digit refcodes)`);
   const friends = Math.min(friendsOfReferrer, n - 1);
   const dropped = await secondaryIndexes(db, ['users', 'ledger', 'referrals', 'daily_reminders']);
@@ -94,8 +99,13 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
   // Ranges of about a million players per transaction, `workers` at a time.
   const chunks = ranges(n, Math.max(workers, Math.ceil(n / 1_000_000)));
   /** One statement over every chunk of players, `workers` chunks at a time; its time. */
-  const overChunks = (sql: string, params: (from: number, to: number) => unknown[]) =>
-    timed(() => pool(workers, chunks.map(([from, to]) => () => bulk(db, sql, params(from, to)))));
+  // With the triggers on (foreign keys checked), the chunk holding the referrer goes first.
+  const overChunks = (sql: string, params: (from: number, to: number) => unknown[], triggers = false) =>
+    timed(async () => {
+      const run = ([from, to]: [number, number]) => () => (triggers ? db.query(sql, params(from, to)) : bulk(db, sql, params(from, to)));
+      if (triggers) await run(chunks[0]!)();
+      await pool(workers, (triggers ? chunks.slice(1) : chunks).map(run));
+    });
   // Joined over the last year (3 s apart): a day's new players are a day's, not everyone.
   const usersMs = await overChunks(
     `INSERT INTO users (id, refcode, ref_level, invite_cnt, referred_by, tele_username, tele_name, tele_age,
@@ -109,6 +119,7 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
              $2::bigint - g::bigint * 3000, $2::bigint - (g % 3) * $6::bigint
            FROM generate_series($4::int, $5::int) AS g`,
     (from, to) => [firstId, nowMs, friends, from, to, dayMs],
+    opts.marked === true,
   );
   const referralsMs = await timed(async () => {
     await bulk(
@@ -166,6 +177,7 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
   // The ranked view from scratch, its secondary indexes built after the rows (as above).
   let ranks: RankRebuild | undefined;
   const rankBuildMs = await timed(async () => {
+    if (opts.marked === true) return;
     const rankIndexes = await secondaryIndexes(db, ['rank_entries']);
     for (const { name } of rankIndexes) await db.exec(`DROP INDEX ${name}`);
     ranks = await rebuildRanks(db, nowMs);
@@ -177,5 +189,5 @@ export const seedPlayers = async (db: Db, n: number, nowMs: number, workers: num
     await rebuildStatsCache(db, nowMs);
     await rebuildConsoleCounters(db, nowMs);
   });
-  return { workers, usersMs, referralsMs, ledgerMs, walletsMs, remindersMs, indexesMs, vacuumMs, rankBuildMs, countersMs, ranks: ranks! };
+  return { workers, usersMs, referralsMs, ledgerMs, walletsMs, remindersMs, indexesMs, vacuumMs, rankBuildMs, countersMs, ...(ranks !== undefined ? { ranks } : {}) };
 };

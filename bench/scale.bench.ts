@@ -17,11 +17,14 @@
  * removed at the end. `--replica` (implies --private-cluster) also base-backs that primary up into
  * a streaming replica after the seed and adds a third run, "+ replica": the same server with
  * DATABASE_REPLICA_URL set, each cluster's PostgreSQL CPU per request measured apart.
+ * `--bulk-import` (with --private-cluster) measures instead players arriving at once: inserted with
+ * plain SQL, every one marked, the calls driven from the first second while the ranks job catches
+ * up (bench/scale-import.ts; its own section of bench/RESULTS.md).
  * Run it under `flock /tmp/money-bench.lock` (the npm script does) on a quiet machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +40,7 @@ import { anyPlayer, calls_, durationS, hotTables, inFlight, type Call, type Meas
 import { startPrivateCluster, type PrivateCluster } from './scale-cluster.ts';
 import { deadTuples, storageBytes, timeJobs, walLsn, walSince, writesSoFar } from './scale-jobs.ts';
 import { report } from './scale-report.ts';
+import { measureImport, reportImport } from './scale-import.ts';
 import { seedPlayers } from './scale-seed.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -301,7 +305,39 @@ const measureSize = async (players: number, cluster: PrivateCluster | undefined)
   }
 };
 
+/** `--bulk-import` (bench/scale-import.ts): players arriving at once, the calls from the first second of the catch-up. */
+const mainImport = async () => {
+  if (!privateCluster) throw new Error('--bulk-import measures on the private primary: add --private-cluster');
+  const players = sizes.at(-1)!;
+  const cluster = await startPrivateCluster();
+  const name = `money_import_${process.pid}_${players}`;
+  const admin = new pg.Client({ connectionString: cluster.primaryUrl('postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const dbUrl = cluster.primaryUrl(name);
+  const db = await openDb(loadConfig({ DATABASE_URL: dbUrl }), { queryTimeoutMs: 0 });
+  try {
+    const result = await measureImport(db, players, {
+      port,
+      authOf,
+      metricsText,
+      seedWorkers,
+      startServer: async () => {
+        const server = await startServer(dbUrl, null, null);
+        return { stop: () => stopServer(server) };
+      },
+    });
+    reportImport(result, () => readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8'));
+    console.log('bench/RESULTS.md: scale-import section written.');
+  } finally {
+    await db.close();
+    await admin.end();
+    cluster.destroy();
+  }
+};
+
 const main = async () => {
+  if (process.argv.includes('--bulk-import')) return mainImport();
   const cluster = privateCluster ? await startPrivateCluster() : undefined;
   if (cluster !== undefined) console.log(`private primary (ops/postgresql-primary.conf) at ${cluster.primaryUrl('postgres')}`);
   try {

@@ -107,6 +107,21 @@ export const metrics = {
   redis: {
     rankFallbacks: counterBy('reason', 'money_redis_rank_fallbacks_total', 'Leaderboard pages read from the PostgreSQL snapshot although REDIS_URL is set, by reason.'),
   },
+  // The ranks job's queue and staleness, read from the database after each tick (server/leaderboard/ranks-job.ts).
+  ranks: {
+    marksWaiting: new Gauge({
+      name: 'money_ranks_marks_waiting',
+      help: 'Balance changes marked and not yet applied to the ranked view, counted up to the rebuild threshold (the highest over workers).',
+      registers,
+      aggregator: 'max',
+    }),
+    lagSeconds: new Gauge({
+      name: 'money_ranks_lag_seconds',
+      help: 'While marks wait: seconds since the ranked view last held every marked change; 0 when none waits (the highest over workers).',
+      registers,
+      aggregator: 'max',
+    }),
+  },
   broadcast: {
     queueDepth: new Gauge({
       name: 'money_broadcast_queue_depth',

@@ -31,9 +31,22 @@ export const entryOf = (u: ProfileRow, rank: number, rankedMoney: string): Leade
 
 /**
  * A player who joined after the ranks job's last apply is not ranked yet: they are shown just
- * below the ranked players until the next apply (about a second).
+ * below the ranked players, at `total + 1`, until the view holds them (about a second; after a bulk
+ * import, until the catch-up ends: docs/scaling.md "A bulk import").
  */
 export const unrankedEntry = (u: ProfileRow, total: number): LeaderboardEntry => entryOf(u, total + 1, u.total_money);
+
+/**
+ * The answer: the own entry first, then the page. An unranked player's own rank, `total + 1`, falls
+ * on the page after the ranked players' last entry; that page lists them there too, so the own
+ * rank always agrees with the page it is on (docs/scaling.md "Consistency"). Other players' pages
+ * do not list them: they are not in the view yet.
+ */
+export const pageWithOwn = (own: LeaderboardEntry, ranked: boolean, items: LeaderboardEntry[], page: number, pageSize: number, total: number): LeaderboardPage => {
+  const offset = (page - 1) * pageSize;
+  const onPage = !ranked && offset <= total && total < offset + pageSize;
+  return { items: [own, ...items, ...(onPage ? [own] : [])], page, pageSize, total };
+};
 
 export type LeaderboardPage = Page<LeaderboardEntry>;
 
@@ -89,5 +102,5 @@ export const leaderboardFromView = async (q: Queryable, userId: number, page: nu
   const own = ranked.find((row) => row.ord === 0);
   const items = ranked.filter((row) => row.ord === 1).map((row) => entryOf(row, Number(row.rank), row.ranked_money!));
   const first = own !== undefined ? entryOf(own, Number(own.rank), own.ranked_money!) : unrankedEntry(await loadUser(q, userId), total);
-  return { items: [first, ...items], page, pageSize, total };
+  return pageWithOwn(first, own !== undefined, items, page, pageSize, total);
 };

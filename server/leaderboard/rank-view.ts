@@ -89,8 +89,14 @@ export const applyRankChanges = async (db: Db, nowMs: number, opts: ApplyOptions
     const moved = taken.rows.filter((r) => r.moved);
     const joined = moved.filter((r) => r.old === null).length;
     const result = (splits = 0, merges = 0): RankApply => ({ marks, moved: moved.length, joined, version, splits, merges, durationMs: Math.round(performance.now() - started) });
+    // Fewer marks than asked for: none waited that this statement could see, so the view holds
+    // every change committed before the tick began.
+    const caughtUpMs = marks > 0 && marks < (opts.maxMarks ?? marksPerApply) ? nowMs : null;
     await step('marks-taken');
-    if (moved.length === 0) return result();
+    if (moved.length === 0) {
+      if (caughtUpMs !== null) await tx.query('UPDATE rank_meta SET caught_up_at_ms = $1 WHERE id = 1', [caughtUpMs]);
+      return result();
+    }
     const ids = moved.map((r) => r.id);
     const news = moved.map((r) => r.m);
     const olds = moved.map((r) => r.old);
@@ -125,7 +131,9 @@ export const applyRankChanges = async (db: Db, nowMs: number, opts: ApplyOptions
              FROM rank_blocks) s
        WHERE r.lo_money = s.lo_money AND r.lo_neg = s.lo_neg AND r.above <> s.above`,
     );
-    await tx.query('UPDATE rank_meta SET version = $1, total = total + $2, applied_at_ms = $3 WHERE id = 1', [version, joined, nowMs]);
+    await tx.query('UPDATE rank_meta SET version = $1, total = total + $2, applied_at_ms = $3, caught_up_at_ms = COALESCE($4, caught_up_at_ms) WHERE id = 1', [
+      version, joined, nowMs, caughtUpMs,
+    ]);
     return result(splits, merges);
   });
 };
@@ -189,12 +197,19 @@ const mergeBlocks = async (tx: Queryable, size: number): Promise<number> => {
   return merged;
 };
 
-/** Applies marks until none remain or `maxApplies` transactions ran; null when another process is applying. */
+/**
+ * Applies marks until none remain or `maxApplies` transactions ran; null when another process is
+ * applying. Between two applies it waits as long as the last one took, so that a backlog of marks
+ * takes at most half of one core from the requests (docs/scaling.md "A bulk import").
+ */
 export const applyPendingRanks = async (db: Db, nowMs: number, opts: ApplyOptions = {}): Promise<RankApply | null> => {
   let sum: RankApply | null = null;
+  let lastMs = 0;
   for (let i = 0; i < maxApplies; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, lastMs));
     const a = await applyRankChanges(db, nowMs, opts);
     if (a === null) return sum;
+    lastMs = a.durationMs;
     sum =
       sum === null
         ? a
@@ -212,23 +227,81 @@ export interface RankRebuild {
   durationMs: number;
 }
 
-/** Builds the view from scratch from users (one transaction; readers keep the old view until it commits). */
-export const rebuildRanks = async (db: Db, nowMs: number, blockSize = defaultBlockSize): Promise<RankRebuild> => {
+/**
+ * Builds the view from scratch from users (one transaction; readers keep the old view until it
+ * commits), and takes the marks it covers. The marks are deleted by a statement before the one that
+ * reads users: a change committed before the deletion is in the read, and a change committed after
+ * it left a mark the deletion did not see, which the next apply takes (harmlessly, if the read had
+ * it already). `wait: false` (the ranks job) gives up, null, when another process holds the view.
+ */
+export async function rebuildRanks(db: Db, nowMs: number, blockSize?: number): Promise<RankRebuild>;
+export async function rebuildRanks(db: Db, nowMs: number, blockSize: number | undefined, opts: { wait: false }): Promise<RankRebuild | null>;
+export async function rebuildRanks(db: Db, nowMs: number, blockSize = defaultBlockSize, opts: { wait?: boolean } = {}): Promise<RankRebuild | null> {
   const started = performance.now();
   return transaction(db, async (tx) => {
     // The same lock as the apply: a rebuild and an apply never interleave.
-    await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
+    if (opts.wait === false) {
+      const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
+      if (lock.rows[0]?.ok !== true) return null;
+    } else await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
     // The blocks come from one sort of every entry: in memory up to a few million players.
     await tx.exec("SET LOCAL work_mem = '256MB'");
+    await tx.query('DELETE FROM rank_dirty');
     const r = await tx.query<{ players: number }>('SELECT rank_rebuild($1, $2) AS players', [blockSize, nowMs]);
-    const v = await tx.query<{ version: number }>('SELECT version FROM rank_meta WHERE id = 1');
+    const v = await tx.query<{ version: number }>('UPDATE rank_meta SET caught_up_at_ms = $1 WHERE id = 1 RETURNING version', [nowMs]);
     return { players: Number(r.rows[0]!.players), version: Number(v.rows[0]!.version), durationMs: Math.round(performance.now() - started) };
   });
+}
+
+/**
+ * Past this many waiting marks (and a twentieth of the view's players) the ranks job rebuilds the
+ * view instead of applying them: a rebuild costs about 4.4 µs a player, an apply about 42 µs a
+ * mark (bench/RESULTS.md), so a twentieth of the players is where the apply would take half as long
+ * as the rebuild, and both stay within the 60 s bound at 10M players (docs/scaling.md "A bulk import").
+ */
+export const rebuildMinMarks = 100_000;
+export const rebuildThreshold = (players: number): number => Math.max(rebuildMinMarks, Math.ceil(players / 20));
+
+/**
+ * The marks waiting, counted up to `cap` (the queue has no index: the count reads `cap` rows at
+ * most, whatever waits behind them).
+ */
+export const marksWaiting = async (q: Queryable, cap: number): Promise<number> => {
+  const r = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT 1 FROM rank_dirty LIMIT $1) s', [cap]);
+  return Number(r.rows[0]!.n);
 };
 
-/** The view's version, size and last change (the ranks job's staleness: now − appliedAtMs while marks wait). */
-export const rankMeta = async (q: Queryable): Promise<{ version: number; total: number; appliedAtMs: number; blockSize: number }> => {
-  const r = await q.query<{ version: number; total: number; applied_at_ms: number; block_size: number }>('SELECT version, total, applied_at_ms, block_size FROM rank_meta WHERE id = 1');
+export type RankCatchUp = { kind: 'apply'; applied: RankApply | null; waiting: number } | { kind: 'rebuild'; rebuilt: RankRebuild | null; waiting: number };
+
+/**
+ * One tick of the ranks job's work on the view: the waiting marks applied (up to `maxApplies`
+ * transactions, yielding between them), or, when at least `rebuildThreshold` of them wait (a bulk
+ * import, a restore, a launch burst), the view rebuilt from scratch in one transaction, readers
+ * keeping the previous version until it commits. `waiting` is the count it decided on.
+ */
+export const catchUpRanks = async (
+  db: Db,
+  nowMs: number,
+  opts: ApplyOptions & { rebuildAt?: number; onWaiting?: (waiting: number, caughtUpAtMs: number) => void } = {},
+): Promise<RankCatchUp> => {
+  const meta = await rankMeta(db);
+  const threshold = opts.rebuildAt ?? rebuildThreshold(meta.total);
+  const waiting = await marksWaiting(db, threshold);
+  opts.onWaiting?.(waiting, meta.caughtUpAtMs);
+  if (waiting >= threshold) return { kind: 'rebuild', rebuilt: await rebuildRanks(db, nowMs, meta.blockSize, { wait: false }), waiting };
+  return { kind: 'apply', applied: waiting === 0 ? emptyApply(meta.version) : await applyPendingRanks(db, nowMs, opts), waiting };
+};
+
+const emptyApply = (version: number): RankApply => ({ marks: 0, moved: 0, joined: 0, version, splits: 0, merges: 0, durationMs: 0 });
+
+/**
+ * The view's version, size, last change, and the moment up to which it holds every marked change
+ * (`caughtUpAtMs`: the ranks job's staleness is now − caughtUpAtMs while marks wait).
+ */
+export const rankMeta = async (q: Queryable): Promise<{ version: number; total: number; appliedAtMs: number; caughtUpAtMs: number; blockSize: number }> => {
+  const r = await q.query<{ version: number; total: number; applied_at_ms: number; caught_up_at_ms: number; block_size: number }>(
+    'SELECT version, total, applied_at_ms, caught_up_at_ms, block_size FROM rank_meta WHERE id = 1',
+  );
   const m = r.rows[0]!;
-  return { version: Number(m.version), total: Number(m.total), appliedAtMs: Number(m.applied_at_ms), blockSize: m.block_size };
+  return { version: Number(m.version), total: Number(m.total), appliedAtMs: Number(m.applied_at_ms), caughtUpAtMs: Number(m.caught_up_at_ms), blockSize: Number(m.block_size) };
 };

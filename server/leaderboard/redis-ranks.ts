@@ -16,7 +16,7 @@ import type { Db, Queryable } from '../core/db/db.ts';
 import { metrics, type RankFallbackReason } from '../core/metrics.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { entryOf, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
+import { entryOf, pageWithOwn, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
 import type { UserRow } from '../players/exports.ts';
 
 const idSpace = 10n ** 16n;
@@ -195,10 +195,11 @@ export const leaderboardFromRedis = async (
   const byId = new Map(rows.rows.map((u) => [Number(u.id), u]));
   const me = byId.get(userId) as UserRow | undefined;
   if (me === undefined) return fallBack('unknown_player');
-  const first: LeaderboardEntry = ownRank !== null && ownScore !== null ? entryOf(me, ownRank + 1, moneyOfScore(ownScore)) : unrankedEntry(me, total);
+  const isRanked = ownRank !== null && ownScore !== null;
+  const first: LeaderboardEntry = isRanked ? entryOf(me, ownRank + 1, moneyOfScore(ownScore)) : unrankedEntry(me, total);
   const items = ranked.flatMap((e) => {
     const u = byId.get(e.id);
     return u === undefined ? [] : [entryOf(u, e.rank, e.money)];
   });
-  return { items: [first, ...items], page, pageSize, total };
+  return pageWithOwn(first, isRanked, items, page, pageSize, total);
 };

@@ -1,0 +1,215 @@
+/**
+ * The ranked view while it catches up with players who arrived at once (docs/scaling.md "A bulk
+ * import"): players bulk-inserted with plain SQL, as an import from another system or a restore
+ * would, every one of them marked by the trigger. From the first query on, and after every step of
+ * the ranks job until it has caught up, every answer must keep the promise: the own rank and the
+ * page it falls on from one version, page ranks contiguous, `total` the players the view holds,
+ * a player not yet ranked at `total + 1` and listed there on their own page. Past the threshold the
+ * job rebuilds the view instead, and readers see the old view or the new one, never a part.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LeaderboardEntry } from '../../engine/api-types.ts';
+import { money } from '../../engine/money.ts';
+import { metrics } from '../../server/core/metrics.ts';
+import { leaderboardFromView, type LeaderboardPage } from '../../server/leaderboard/leaderboard.ts';
+import { applyRankChanges, catchUpRanks, marksWaiting, rebuildRanks, rebuildThreshold } from '../../server/leaderboard/rank-view.ts';
+import { ranksJob } from '../../server/leaderboard/ranks-job.ts';
+import { setBalances } from './db-helpers.ts';
+import { backends, openHarness, type Harness } from './harness.ts';
+
+const pageSize = 10;
+const blockSize = 16;
+
+/** Every invariant one answer must hold by itself, whatever version of the view it read. */
+const expectSound = (a: LeaderboardPage, userId: number, page: number) => {
+  const [own, ...list] = a.items as [LeaderboardEntry, ...LeaderboardEntry[]];
+  const offset = (page - 1) * pageSize;
+  expect(own.id).toBe(String(userId));
+  expect(own.rank).toBeGreaterThanOrEqual(1);
+  expect(own.rank).toBeLessThanOrEqual(a.total + 1);
+  // Contiguous from the page's first rank; exactly the view's entries that fall on it.
+  expect(list.map((e) => e.rank)).toEqual(list.map((_, i) => offset + i + 1));
+  const ranked = list.filter((e) => e.rank <= a.total);
+  expect(ranked.length).toBe(Math.max(0, Math.min(pageSize, a.total - offset)));
+  // Past the view's entries: only the player themselves, unranked, at total + 1.
+  const unrankedOnPage = own.rank === a.total + 1 && offset <= a.total && a.total < offset + pageSize;
+  expect(list.filter((e) => e.rank > a.total).map((e) => e.id)).toEqual(unrankedOnPage ? [own.id] : []);
+  // The own rank agrees with the page it falls on.
+  if (own.rank > offset && own.rank <= offset + pageSize) expect(list.find((e) => e.rank === own.rank)).toMatchObject({ id: own.id, reward: own.reward });
+  // In leaderboard order: MONEY down, ties by ascending id.
+  for (let i = 1; i < ranked.length; i++) {
+    const [p, q] = [ranked[i - 1]!, ranked[i]!];
+    const c = money(p.reward).comparedTo(money(q.reward));
+    expect(c > 0 || (c === 0 && BigInt(p.id) < BigInt(q.id))).toBe(true);
+  }
+};
+
+describe.each(backends)('ranks while the view catches up with a bulk import (%s)', (backend) => {
+  let h: Harness;
+  const early: number[] = [];
+  let nextBase = 8_100_000_000 + Math.floor(Math.random() * 1_000) * 1_000_000;
+
+  beforeAll(async () => {
+    h = await openHarness(backend);
+    for (let i = 0; i < 12; i++) {
+      const id = await h.newPlayer();
+      early.push(id);
+      if (i % 3 !== 0) await setBalances(h.db, id, { totalMoney: String(i * 7) });
+    }
+    // Small blocks, so the catch-up splits blocks all the way.
+    await rebuildRanks(h.db, h.clock.now(), blockSize);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** `n` players inserted by one plain INSERT … SELECT (and their ledger rows), as an import does; their ids. */
+  const bulkImport = async (n: number): Promise<number[]> => {
+    const base = nextBase;
+    nextBase += 1_000_000;
+    await h.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO users (id, refcode, total_money, energy_at_ms, tap_clock_ms, last_claimed_ms, created_at_ms, last_active_ms)
+         SELECT $1::bigint + g, 'imp' || ($1::bigint + g), CASE WHEN g % 4 = 0 THEN 0 ELSE ((g * 7919) % 300) / 10.0 END, $3, $3, $3, $3, $3
+         FROM generate_series(1, $2::int) AS g`,
+        [base, n, h.clock.now()],
+      );
+      await tx.query(
+        `INSERT INTO ledger (user_id, currency, amount, kind, created_at_ms)
+         SELECT id, 'MONEY', total_money, 'welcome', $3 FROM users WHERE id > $1 AND id <= $1::bigint + $2::bigint`,
+        [base, n, h.clock.now()],
+      );
+    });
+    return Array.from({ length: n }, (_, i) => base + i + 1);
+  };
+
+  const count = async (sql: string) => Number((await h.db.query<{ n: number }>(sql)).rows[0]!.n);
+  const lastPageOf = (total: number) => Math.max(1, Math.ceil(total / pageSize));
+
+  it('keeps every answer sound from the first query until the job has caught up, a step at a time', async () => {
+    const ids = await bulkImport(2_000);
+    const sample = [early[0]!, early[7]!, ids[0]!, ids[3]!, ids[999]!, ids[1_998]!];
+    let steps = 0;
+    let unrankedSeen = 0;
+    for (;;) {
+      // `total` is what the view holds, whatever is still waiting.
+      const held = await count('SELECT count(*)::int AS n FROM rank_entries');
+      for (const id of sample) {
+        const first = await leaderboardFromView(h.db, id, 1, pageSize);
+        expectSound(first, id, 1);
+        expect(first.total).toBe(held);
+        const own = first.items[0]!;
+        if (own.rank === first.total + 1) unrankedSeen += 1;
+        // The page the own rank falls on, read before the job moves again: the same version.
+        const page = Math.ceil(own.rank / pageSize);
+        const onIt = await leaderboardFromView(h.db, id, page, pageSize);
+        expectSound(onIt, id, page);
+        expect(onIt.items[0]).toEqual(own);
+        expect(onIt.items.slice(1).filter((e) => e.id === own.id)).toEqual([own]);
+        expectSound(await leaderboardFromView(h.db, id, lastPageOf(first.total), pageSize), id, lastPageOf(first.total));
+      }
+      if ((await marksWaiting(h.db, 1_000_000)) === 0) break;
+      await applyRankChanges(h.db, h.clock.now(), { maxMarks: 250 });
+      steps += 1;
+    }
+    expect(steps).toBeGreaterThanOrEqual(6);
+    expect(unrankedSeen).toBeGreaterThan(0);
+    // Caught up: the view holds every player, and each sampled player is ranked where users put them.
+    const players = await count('SELECT count(*)::int AS n FROM users');
+    for (const id of sample) {
+      const a = await leaderboardFromView(h.db, id, 1, pageSize);
+      expect(a.total).toBe(players);
+      const place = await count(
+        `SELECT count(*)::int + 1 AS n FROM users u, users me WHERE me.id = ${id} AND (u.total_money, -u.id) > (me.total_money, -me.id)`,
+      );
+      expect(a.items[0]!.rank).toBe(place);
+    }
+  });
+
+  it('rebuilds the view instead once the marks pass the threshold: answers come from the old view or the new one, never a part', async () => {
+    const ids = await bulkImport(1_500);
+    const old = await count('SELECT total::int AS n FROM rank_meta');
+    const players = await count('SELECT count(*)::int AS n FROM users');
+    const seen = new Set<number>();
+    let done = false;
+    const readers = Array.from({ length: backend === 'postgres' ? 3 : 1 }, async (_, r) => {
+      let i = r;
+      do {
+        const id = ids[(i * 397) % ids.length]!;
+        const a = await leaderboardFromView(h.db, id, 1, pageSize);
+        expectSound(a, id, 1);
+        seen.add(a.total);
+        const page = Math.ceil(a.items[0]!.rank / pageSize);
+        expectSound(await leaderboardFromView(h.db, id, page, pageSize), id, page);
+        i += 3;
+      } while (!done);
+    });
+    const step = await catchUpRanks(h.db, h.clock.now(), { rebuildAt: 1_000 }).finally(() => {
+      done = true;
+    });
+    await Promise.all(readers);
+    expect(step).toMatchObject({ kind: 'rebuild', waiting: 1_000, rebuilt: { players } });
+    expect([...seen].every((t) => t === old || t === players)).toBe(true);
+    // The rebuild took the marks it covered: nothing is left to apply.
+    expect(await marksWaiting(h.db, 1_000_000)).toBe(0);
+    const a = await leaderboardFromView(h.db, ids[0]!, 1, pageSize);
+    expect(a.total).toBe(players);
+    expect(a.items[0]!.rank).toBeLessThanOrEqual(players);
+  });
+
+  it.skipIf(backend !== 'postgres')('keeps every answer sound while the job applies concurrently with readers', async () => {
+    const ids = await bulkImport(2_500);
+    let done = false;
+    const job = (async () => {
+      try {
+        while ((await marksWaiting(h.db, 1_000_000)) > 0) await applyRankChanges(h.db, h.clock.now(), { maxMarks: 200 });
+      } finally {
+        done = true;
+      }
+    })();
+    let answers = 0;
+    const readers = Array.from({ length: 4 }, async (_, r) => {
+      let last = 0;
+      let i = r;
+      while (!done) {
+        const id = ids[(i * 613) % ids.length]!;
+        const a = await leaderboardFromView(h.db, id, 1, pageSize);
+        expectSound(a, id, 1);
+        // Versions only move forward, and an import only adds players.
+        expect(a.total).toBeGreaterThanOrEqual(last);
+        last = a.total;
+        const page = Math.ceil(a.items[0]!.rank / pageSize);
+        expectSound(await leaderboardFromView(h.db, id, page, pageSize), id, page);
+        answers += 2;
+        i += 4;
+      }
+    });
+    await Promise.all([job, ...readers]);
+    expect(answers).toBeGreaterThan(10);
+    expect(await count('SELECT total::int AS n FROM rank_meta')).toBe(await count('SELECT count(*)::int AS n FROM users'));
+  });
+
+  it('reports the marks waiting and the lag while the job catches up, and both at 0 once it has', async () => {
+    const t0 = h.clock.now();
+    const tick = ranksJob(h.db, undefined, { rebuildAt: 100_000, maxMarks: 100 });
+    await tick(t0);
+    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBe(0);
+    await bulkImport(1_200);
+    // Ten applies of 100 marks a tick: 200 are left after the first tick, seconds after the view last caught up.
+    h.clock.advance(7_000);
+    const first = await tick(h.clock.now());
+    expect(first).toMatchObject({ waiting: 1_200, applied: { marks: 1_000 } });
+    expect((await metrics.ranks.marksWaiting.get()).values[0]?.value).toBe(200);
+    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBeGreaterThanOrEqual(7);
+    h.clock.advance(1_000);
+    await tick(h.clock.now());
+    expect((await metrics.ranks.marksWaiting.get()).values[0]?.value).toBe(0);
+    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBe(0);
+  });
+
+  it('rebuilds past a twentieth of the players, and never below 100,000 marks', () => {
+    expect(rebuildThreshold(0)).toBe(100_000);
+    expect(rebuildThreshold(1_000_000)).toBe(100_000);
+    expect(rebuildThreshold(10_000_000)).toBe(500_000);
+  });
+});
