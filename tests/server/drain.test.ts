@@ -98,7 +98,7 @@ describe('drain', () => {
     expect(idle.ended()).toBe('closed');
   });
 
-  it('answers every connection queued when the drain starts: the port closes only after a turn that accepts them', async () => {
+  it('answers every connection queued when the drain starts: the port closes only once the queue counted then is accepted', async () => {
     const port = await start();
     // Connected (the handshake done, so in the kernel's accept queue or accepted), then the drain
     // starts in the same turn: nothing of these is read yet.
