@@ -47,6 +47,11 @@ export const refusals = {
   requestRefused: player('{detail}'),
   textNotStorable: player('Text contains characters that cannot be stored'),
   databaseAway: player('The game is reconnecting to its database, please try again in a moment'),
+  /**
+   * The database's answer to a commit was lost (docs/api.md "Errors"): the change may be stored or
+   * not. 503 with Retry-After like databaseAway; a click batch is resent with the same batchId.
+   */
+  outcomeUnknown: player('The game could not confirm whether this was saved, please check and try again in a moment'),
   /** The server sheds load before its event loop drowns (docs/faults.md "Overload"): 503 with Retry-After, resent like databaseAway. */
   overloaded: player('The game is very busy right now, please try again in a moment'),
   internalError: said('somethingWrong'),

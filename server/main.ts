@@ -115,7 +115,8 @@ const main = async (): Promise<void> => {
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).
   installShutdown([
     { name: 'background', timeoutMs: 6_000, run: stopBot },
-    { name: 'requests', timeoutMs: 8_000, run: () => drain.drain() },
+    // drainDefaults: accepting what is queued (2 s), the requests (6 s), the app's close (1.5 s).
+    { name: 'requests', timeoutMs: 10_000, run: () => drain.drain() },
     { name: 'database', timeoutMs: 3_000, run: async () => void (await Promise.all([db.close(), jobsDb?.close(), replica?.close()])) },
     ...(redis !== undefined ? [{ name: 'redis', timeoutMs: 2_000, run: () => redis.close() }] : []),
     ...(demo ? [{ name: 'demo stand-ins', timeoutMs: 2_000, run: () => demo.close() }] : []),

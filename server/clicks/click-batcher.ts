@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { metrics, recordClickGroup } from '../core/metrics.ts';
 import { activeSpanContext, traced } from '../core/tracing.ts';
-import { applyClicks, RowCache, type ClickAnswer } from './click-group.ts';
+import { applyClicks, GroupFailure, RowCache, type ClickAnswer } from './click-group.ts';
 import type { Click } from './click-sql.ts';
 import type { SpanContext } from '@opentelemetry/api';
 
@@ -121,8 +121,19 @@ export class ClickBatcher {
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
       metrics.clicks.groupFailures.inc();
-      for (const p of group) this.known.delete(p.userId);
-      for (const p of group) p.reject(err);
+      if (!(err instanceof GroupFailure)) {
+        for (const p of group) this.known.delete(p.userId);
+        for (const p of group) p.reject(err);
+        return;
+      }
+      // Some batches were written and some not: each is answered with its own outcome.
+      const answered = group.flatMap((p, i) => (err.answers[i] !== undefined ? [{ p, a: err.answers[i] }] : []));
+      recordClickGroup(answered.map((x) => x.p), answered.map((x) => x.a), (performance.now() - startedMs) / 1_000);
+      group.forEach((p, i) => {
+        const a = err.answers[i];
+        if (a !== undefined) p.resolve(a);
+        else p.reject(err.failures.get(i) ?? err);
+      });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { applyTaps } from '../../engine/clicks.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { isUnavailable } from '../core/db/errors.ts';
+import { CommitUnknown, isUnavailable, provenNotApplied } from '../core/db/errors.ts';
 import { isRetryable, transaction } from '../core/db/transaction.ts';
 import { traced } from '../core/tracing.ts';
 import { settleInviteBonus } from '../players/exports.ts';
@@ -16,6 +16,9 @@ import { readGroup, writeGroup, type Click, type GroupRead, type VersionedRow } 
 //   applyLocked: rows locked; a plan whose rows did not move is written as it is, and only the
 //     players whose rows moved are planned again.
 // So the rule runs once for each batch, twice for one whose row is proven stale.
+// Each write fails on its own: a batch is answered when its write committed, refused with that
+// write's error otherwise — `outcomeUnknown` (CommitUnknown) when a write of it may have committed
+// and no later read proved which (docs/faults.md "An answer lost after the commit").
 
 /** What one POST /click gets back: the accepted taps and the player's row after its group committed. */
 export interface ClickAnswer {
@@ -32,7 +35,33 @@ interface GroupContext {
   now: () => number;
   rule: TapRule;
   answers: ClickAnswer[];
+  /** The batches (by place in the group) whose write failed, with the error each is answered. */
+  failures: Map<number, unknown>;
 }
+
+/**
+ * Some batches of a group were not written: `answers` holds the others' answers (committed), and
+ * `failures` the error of each batch that failed, by its place in the group.
+ */
+export class GroupFailure extends Error {
+  constructor(
+    readonly answers: readonly (ClickAnswer | undefined)[],
+    readonly failures: ReadonlyMap<number, unknown>,
+  ) {
+    super(`click group: ${failures.size} of ${answers.length} batches failed`);
+    this.name = 'GroupFailure';
+  }
+}
+
+/** Gives every batch of `entries` not answered yet the error `err`. */
+const fail = (ctx: GroupContext, entries: readonly Entry[], err: unknown): void => {
+  for (const { i } of entries) if (ctx.answers[i] === undefined && !ctx.failures.has(i)) ctx.failures.set(i, err);
+};
+
+const entriesOf = (plan: GroupPlan): Entry[] => plan.results.map((r) => r.entry);
+
+/** `err` as the failure of a write after one that may have committed: its outcome is unknown. */
+const unknownOutcome = (err: unknown): CommitUnknown => (err instanceof CommitUnknown ? err : new CommitUnknown(err));
 
 /** Player rows as our last group left them, bounded (docs/storage.md, "Click groups"). */
 export class RowCache extends BoundedMap<number, VersionedRow> {
@@ -54,10 +83,11 @@ export class RowCache extends BoundedMap<number, VersionedRow> {
  * Applies one group of click batches; answers in request order, each after its write committed.
  * Players whose row `cache` holds are planned on that row at once (the write checks it is still the
  * stored version); the others are read, in parallel with that write, and planned on what was read.
- * Updates `cache` with every answer's row. `rule` is the tap rule (tests count its calls).
+ * Updates `cache` with every answer's row. `rule` is the tap rule (tests count its calls). Throws
+ * `GroupFailure`, with the answers of the batches that were written, when some were not.
  */
 export const applyClicks = async (db: Db, group: readonly Click[], now: () => number, cache: RowCache, rule: TapRule = applyTaps): Promise<ClickAnswer[]> => {
-  const ctx: GroupContext = { db, now, rule, answers: new Array<ClickAnswer>(group.length) };
+  const ctx: GroupContext = { db, now, rule, answers: new Array<ClickAnswer>(group.length), failures: new Map() };
   const cachedRead: GroupRead = { rows: new Map(), seen: new Map() };
   const cached: Entry[] = [];
   const uncached: Entry[] = [];
@@ -69,8 +99,18 @@ export const applyClicks = async (db: Db, group: readonly Click[], now: () => nu
       cached.push({ batch, i });
     }
   });
-  await Promise.all([cached.length > 0 ? commit(ctx, planGroup(cachedRead, cached, now(), rule)) : undefined, readAndCommit(ctx, uncached)]);
-  group.forEach((batch, i) => cache.keep(batch.userId, ctx.answers[i]!.row));
+  await Promise.all([
+    cached.length > 0 ? commit(ctx, planGroup(cachedRead, cached, now(), rule)).catch((err: unknown) => fail(ctx, cached, err)) : undefined,
+    readAndCommit(ctx, uncached).catch((err: unknown) => fail(ctx, uncached, err)),
+  ]);
+  // A failed batch's player is read again next time: their stored row is not known.
+  const unknown = new Set([...ctx.failures.keys()].map((i) => group[i]!.userId));
+  for (const id of unknown) cache.delete(id);
+  group.forEach((batch, i) => {
+    const a = ctx.answers[i];
+    if (a !== undefined && !unknown.has(batch.userId)) cache.keep(batch.userId, a.row);
+  });
+  if (ctx.failures.size > 0) throw new GroupFailure(ctx.answers, ctx.failures);
   return ctx.answers;
 };
 
@@ -96,28 +136,44 @@ const writeAttempts = 3;
 /**
  * Writes `plan` by the one autocommitted statement. Run again as it is when PostgreSQL aborted it
  * (40P01, 40001) or the connection failed under it: safe, because a run after one that did commit
- * finds its rows at other versions (or its batchIds stored) and refuses them. Players the write
+ * finds its rows at other versions (or its batchIds stored) and refuses them, and the locked path
+ * then reads what is stored and answers each batchId found there as a replay. Players the write
  * refused, or the whole plan when a batchId of it is already stored (click_batches' primary key
- * fails the statement), go to `applyLocked` with their plan.
+ * fails the statement), go to `applyLocked` with their plan. A write that failed is answered with
+ * its error, `outcomeUnknown` when an attempt may have committed.
  */
 const writePlain = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
   if (plan.results.length === 0) return;
   const written = await writeOrDuplicate(ctx.db, plan);
-  if (written === 'duplicate') return applyLocked(ctx, plan);
-  if (written.size === plan.rows.size) return answer(ctx, plan, written);
-  const [done, refused] = splitPlan(plan, (id) => written.has(id));
-  answer(ctx, done, written);
-  await applyLocked(ctx, refused);
+  if ('failed' in written) return fail(ctx, entriesOf(plan), written.failed);
+  if ('duplicate' in written) return applyLocked(ctx, plan, written.unsure);
+  if (written.versions.size === plan.rows.size) return answer(ctx, plan, written.versions);
+  const [done, refused] = splitPlan(plan, (id) => written.versions.has(id));
+  answer(ctx, done, written.versions);
+  await applyLocked(ctx, refused, written.unsure);
 };
 
-const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<Map<number, string> | 'duplicate'> => {
+/**
+ * The plain write's outcome: the versions written, the plan's batchIds found stored, or its failure.
+ * `unsure`: an attempt before may have committed (its answer was lost), so what the plan refused
+ * must be read back before it is answered (`applyLocked` does), and a failure is `outcomeUnknown`.
+ */
+type PlainWrite = { versions: Map<number, string>; unsure: boolean } | { duplicate: true; unsure: boolean } | { failed: unknown };
+
+const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<PlainWrite> => {
+  let unsure = false;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await traced('click group commit', () => writeGroup(db, plan, plan.nowMs), { 'money.click.batches': plan.results.length });
+      return { versions: await traced('click group commit', () => writeGroup(db, plan, plan.nowMs), { 'money.click.batches': plan.results.length }), unsure };
     } catch (err) {
       const code = (err as { code?: unknown; table?: unknown } | null)?.code;
-      if (code === '23505' && (err as { table?: unknown }).table === 'click_batches') return 'duplicate';
-      if (attempt >= writeAttempts || !(isRetryable(err) || isUnavailable(err))) throw err;
+      if (code === '23505' && (err as { table?: unknown }).table === 'click_batches') return { duplicate: true, unsure };
+      // Failed without PostgreSQL's ERROR once the statement left (a read timeout, a reset): it may have committed.
+      if (isUnavailable(err) && !provenNotApplied(err)) unsure = true;
+      // A batch without a batchId cannot be recognised once stored: after a write that may have
+      // committed, writing it again could count it twice, so its outcome stays unknown.
+      const unrecognisable = unsure && plan.batches.some((b) => b.batchId === null);
+      if (attempt >= writeAttempts || unrecognisable || !(isRetryable(err) || isUnavailable(err))) return { failed: unsure ? unknownOutcome(err) : err };
     }
   }
 };
@@ -129,9 +185,21 @@ const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<Map<number, st
  * player whose clicks cross $100, in the same transaction as those clicks. The plans are kept
  * outside the transaction's callback, which runs again after a deadlock: that run plans again
  * only what moved since the previous run's read, and nothing is answered before the commit.
+ * When it fails, its batches are answered with the error (`outcomeUnknown` when `unsure`: a plain
+ * write of theirs before may have committed).
  */
-const applyLocked = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
+const applyLocked = async (ctx: GroupContext, plan: GroupPlan, unsure = false): Promise<void> => {
   if (plan.results.length === 0) return;
+  try {
+    await writeLocked(ctx, plan);
+  } catch (err) {
+    // A COMMIT whose answer was lost is CommitUnknown already; after a plain write that may have
+    // committed, any failure here leaves the outcome unknown too.
+    fail(ctx, entriesOf(plan), unsure ? unknownOutcome(err) : err);
+  }
+};
+
+const writeLocked = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
   let plans = [plan];
   const done = await transaction(ctx.db, async (tx) => {
     const read = await readGroup(tx, plans.flatMap((p) => p.results.map((r) => r.entry.batch)), true);

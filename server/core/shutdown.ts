@@ -4,7 +4,8 @@
  * makes grammY's bot.stop() throw; the requests in flight and the database still close.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface Step {
@@ -64,21 +65,27 @@ const timeoutAfter = <T>(ms: number, work: Promise<T>): Promise<T | 'timed out'>
 };
 
 export interface DrainBounds {
-  /** The longest the requests in flight are waited for once the port is closed. */
+  /** The longest the connections queued when the drain starts are accepted for, before the port closes. */
+  acceptMs: number;
+  /** The longest the requests are waited for once the port is closed: those in flight, and those being received. */
   inFlightMs: number;
-  /** Quiet time after the last answer before idle connections are closed: a request whose bytes have arrived but not been read yet is read within it. */
-  settleMs: number;
+  /**
+   * How long, once the port is closed, a connection with no request under way is left open for one:
+   * an accepted connection that has sent nothing yet, or a keep-alive one between requests.
+   */
+  idleMs: number;
   /** The longest Fastify's close (its onClose hooks: grouped writes flushed) may take after that. */
   closeMs: number;
 }
 
-export const drainDefaults: DrainBounds = { inFlightMs: 6_000, settleMs: 50, closeMs: 1_500 };
+export const drainDefaults: DrainBounds = { acceptMs: 2_000, inFlightMs: 6_000, idleMs: 1_000, closeMs: 1_500 };
 
 export interface Drainable {
   /**
-   * Stops accepting connections, answers every request already read or arriving on an open
-   * connection, closes the connections left idle, then closes the app; each part bounded. Throws
-   * (after closing what it can) when requests were still in flight at their bound.
+   * Stops accepting connections once every one already queued is accepted, answers every request
+   * on an open connection (a connection that has sent nothing yet is given `idleMs` to send its
+   * request), closes the connections left idle, then closes the app; each part bounded. Throws
+   * (after closing what it can) when requests were still under way at their bound.
    */
   drain(bounds?: Partial<DrainBounds>): Promise<void>;
   /** Requests read and not yet answered. */
@@ -86,34 +93,102 @@ export interface Drainable {
 }
 
 /**
+ * Linux: how many connections wait in the accept queue of the socket listening on `port` (the
+ * `rx_queue` of its LISTEN line in /proc/net/tcp and tcp6); undefined where that cannot be read.
+ */
+export const acceptQueueLength = (port: number): number | undefined => {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let queued: number | undefined;
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] !== '0A' || cols[1]?.endsWith(hexPort) !== true) continue;
+      const n = Number.parseInt(cols[4]?.split(':')[1] ?? '', 16);
+      if (Number.isFinite(n)) queued = (queued ?? 0) + n;
+    }
+  }
+  return queued;
+};
+
+/** A turn of the event loop that includes a poll phase: bytes arrived before it are read, and a queued connection accepted. */
+const pollTurn = async (): Promise<void> => {
+  // setImmediate runs in the check phase, right after a poll phase; two of them are a full turn
+  // whatever phase we start in (the first may run in the current turn, after its poll).
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A parser of Node's list of an HTTP server's connections (what closeIdleConnections reads). */
+interface TrackedParser {
+  socket: Socket;
+}
+
+/**
+ * The connections on which a request is expected or being received, by Node's own list (the one
+ * `closeIdleConnections` reads: a connection is "active" from its accept, or a request's first byte,
+ * until that request is read whole; Node makes the list when the server starts listening);
+ * undefined on a Node without it.
+ */
+const activeConnectionsOf = (server: Server): TrackedParser[] | undefined => {
+  const key = Object.getOwnPropertySymbols(server).find((sym) => sym.description === 'http.server.connections');
+  const list = key === undefined ? undefined : ((server as unknown as Record<symbol, unknown>)[key] as { active?: () => TrackedParser[] } | undefined);
+  return typeof list?.active === 'function' ? list.active() : undefined;
+};
+
+/**
  * Follows `app`'s requests from the start, so that a shutdown knows which are in flight
  * (docs/faults.md "Stopping"). Install it before the port opens.
  *
  * Why not Fastify's close alone: Node's `server.close()` first closes every connection that has
- * no request being read. A connection accepted with its request still unread in the socket counts
- * as idle and is reset (under SIGTERM with the Bot API away, 15 of 62 clicks in flight were). So
- * the port is closed on its own (net.Server's close, no idle sweep), every request on an open
- * connection is answered with `Connection: close`, and only once none is in flight and a quiet
- * moment has passed are the idle connections closed and the app closed.
+ * no request being read, then the process exits under the ones still being read. A connection
+ * still in the kernel's accept queue when the port closes is reset, and so is one accepted whose
+ * request has not arrived yet when the process exits. So the port closes only after a full turn
+ * of the event loop (its poll phase accepts every connection queued before the signal), on its own
+ * (net.Server's close, no idle sweep); every request on an open connection is answered with
+ * `Connection: close`; a connection that has sent nothing yet is given `idleMs` to send its
+ * request; and only once no request is under way are the idle connections and the app closed.
  */
 export const drainable = (app: { close(): Promise<unknown>; server: Server }): Drainable => {
   const { server } = app;
   const open = new Set<ServerResponse>();
   let draining = false;
-  let lastAnswerAt = 0;
+  let accepted = 0;
+  server.prependListener('connection', () => void accepted++);
   // Before Fastify's own listener: the answer is marked while its headers are still unwritten.
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
     if (draining) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      open.delete(res);
-      lastAnswerAt = performance.now();
-    });
+    res.once('close', () => open.delete(res));
   });
-  const quiet = async (bounds: DrainBounds): Promise<void> => {
+  /**
+   * True when no request is under way: none in flight, and none being received — a connection
+   * that has sent part of a request, or (until `idleMs` after the port closed) one accepted that
+   * has sent nothing yet. Read in the check phase, right after a poll phase has read every byte
+   * that had arrived.
+   */
+  const settled = (closedAt: number, bounds: DrainBounds): boolean => {
+    if (open.size > 0) return false;
+    const graceOver = performance.now() - closedAt >= bounds.idleMs;
+    const active = activeConnectionsOf(server);
+    for (const { socket } of active ?? []) {
+      if (socket.destroyed) continue;
+      // Part of a request has arrived: it is answered, whatever the grace.
+      if (socket.bytesRead > 0 || !graceOver) return false;
+    }
+    // Without Node's list, the grace alone stands for the connections still to send.
+    return active !== undefined || graceOver;
+  };
+  const untilSettled = async (closedAt: number, bounds: DrainBounds): Promise<void> => {
     for (;;) {
-      if (open.size === 0 && performance.now() - lastAnswerAt >= bounds.settleMs) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (settled(closedAt, bounds)) return;
     }
   };
   return {
@@ -125,15 +200,29 @@ export const drainable = (app: { close(): Promise<unknown>; server: Server }): D
       draining = true;
       // Keep-alive clients are told to go elsewhere after the answer they are waiting for.
       for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
-      // One turn of the event loop first: its poll phase accepts every connection already queued
-      // (a queued connection is reset when the port closes under it).
-      await new Promise((resolve) => setImmediate(resolve));
+      // Every connection queued until now is accepted first (one still queued when the port closes
+      // is reset by the kernel). libuv accepts one connection a turn of the event loop, and clients
+      // that do not know of the shutdown keep queueing behind them, so the queue is counted now
+      // (Linux) and that many more are accepted, the queue being first in, first out; elsewhere,
+      // turns run until one accepts nothing. At most `acceptMs` either way.
+      const acceptingSince = performance.now();
+      const address = server.address();
+      const queued = typeof address === 'object' && address !== null ? acceptQueueLength(address.port) : undefined;
+      const target = accepted + (queued ?? 0);
+      for (;;) {
+        const before = accepted;
+        await pollTurn();
+        if (queued !== undefined ? accepted >= target : accepted === before) break;
+        if (performance.now() - acceptingSince >= bounds.acceptMs) break;
+      }
       if (server.listening) NetServer.prototype.close.call(server);
-      lastAnswerAt = performance.now();
-      const waited = await timeoutAfter(bounds.inFlightMs, quiet(bounds));
+      const closedAt = performance.now();
+      const waited = await timeoutAfter(bounds.inFlightMs, untilSettled(closedAt, bounds));
       const left = open.size;
-      // Only now: a connection idle at this point has had its last request answered.
+      // Only now: a connection idle at this point has had its last request answered, and one that
+      // has sent nothing had its grace (Node counts it active, so its own sweep would keep it).
       server.closeIdleConnections();
+      for (const { socket } of activeConnectionsOf(server) ?? []) if (socket.bytesRead === 0) socket.destroy();
       const closed = await timeoutAfter(bounds.closeMs, app.close());
       if (waited === 'timed out') throw new Error(`${left} requests still in flight after ${bounds.inFlightMs} ms`);
       if (closed === 'timed out') throw new Error(`the app's close took longer than ${bounds.closeMs} ms`);

@@ -2,14 +2,15 @@
  * The edge's one error handler: every error leaves as JSON `{ error, message, field?, code }`
  * (docs/api.md "Errors"). A refusal (server/core/errors.ts) is answered with the status of its code
  * (./refusal-status.ts), a schema error with the field it is about, an outside service's fault as
- * `outsideServiceUnavailable`, the database away as `databaseAway` with Retry-After (a refusal that
+ * `outsideServiceUnavailable`, the database away as `databaseAway` with Retry-After (`outcomeUnknown`
+ * when a commit's answer was lost, so the change may be stored) (a refusal that
  * carries its own `retryAfterS`, as `overloaded` does, sends that); anything else is logged and
  * answered `internalError` without details.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../../engine/api-types.ts';
 import type { RefusalCode } from '../../engine/refusals.ts';
-import { isUnavailable } from '../core/db/errors.ts';
+import { CommitUnknown, isUnavailable } from '../core/db/errors.ts';
 import { metrics } from '../core/metrics.ts';
 import { Refusal, refuse } from '../core/errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
@@ -78,6 +79,8 @@ const refusalOf = (err: FastifyError & { validation?: AjvError[]; validationCont
   if (err instanceof Refusal) return err;
   if (err instanceof OutsideServiceError) return refuse('outsideServiceUnavailable', { values: { service: err.service }, cause: err });
   if (err.validation !== undefined && err.validation.length > 0) return schemaRefusal(err.validation[0]!, err.validationContext, err);
+  // A commit whose answer was lost may have stored the change: never "nothing changed" (docs/api.md "Errors").
+  if (err instanceof CommitUnknown) return refuse('outcomeUnknown', { cause: err });
   if (isUnavailable(err)) return refuse('databaseAway', { cause: err });
   if (badTextCodes.has(String(err.code))) return refuse('textNotStorable', { cause: err });
   return null;
@@ -92,7 +95,7 @@ export const installErrorHandler = (app: FastifyInstance): void => {
   app.setErrorHandler((thrown: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
     const refusal = refusalOf(thrown);
     if (refusal !== null) {
-      if (refusal.code === 'databaseAway') {
+      if (refusal.code === 'databaseAway' || refusal.code === 'outcomeUnknown') {
         request.log.warn({ err: thrown }, 'database unavailable');
         metrics.http.dbUnavailable.inc();
       }

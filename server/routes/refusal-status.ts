@@ -17,6 +17,7 @@ export const statusOfCode: Record<RefusalCode, number> = {
   requestRefused: 400,
   textNotStorable: 400,
   databaseAway: 503,
+  outcomeUnknown: 503,
   overloaded: 503,
   internalError: 500,
   noRoute: 404,
@@ -196,6 +197,7 @@ export const dbRetryAfterS = 1;
 /** Seconds a client should wait before asking again, for the 503s that can tell (docs/faults.md). */
 export const retryAfterOfCode: Partial<Record<RefusalCode, number>> = {
   databaseAway: dbRetryAfterS,
+  outcomeUnknown: dbRetryAfterS,
   airdropLoading: 10,
   metricsNotMerged: 1,
 };

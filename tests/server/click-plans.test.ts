@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTaps } from '../../engine/clicks.ts';
 import { economy } from '../../engine/economy.ts';
-import { applyClicks, RowCache } from '../../server/clicks/click-group.ts';
+import { applyClicks, GroupFailure, RowCache } from '../../server/clicks/click-group.ts';
 import type { TapRule } from '../../server/clicks/click-plan.ts';
 import { isGroupWrite, ledgerMatchesBalances, setBalances, spyDb } from './db-helpers.ts';
 import { backends, openForSuite, openHarness } from './harness.ts';
@@ -37,6 +37,26 @@ describe.each(backends)('one plan per batch (%s)', (backend) => {
     h.clock.advance(1_000);
     return ids;
   };
+
+  it('answers the part of a group that committed when another part failed: each batch its own outcome', async () => {
+    const cache = new RowCache(10);
+    const [cached] = await cachedPlayers(1, cache);
+    const uncached = await h.newPlayer();
+    const before = [await totalClick(cached!), await totalClick(uncached)];
+    // The uncached player's read fails as a dropped connection does; the cached player's write goes through.
+    const dropped = Object.assign(new Error('Connection terminated unexpectedly'), {});
+    const { spy } = spyDb(h.db, async (sql) => {
+      if (sql.includes('json_object_agg')) throw dropped;
+    });
+    const failed = await applyClicks(spy, [{ userId: cached!, click: 5, batchId: 'part-ok' }, { userId: uncached, click: 6, batchId: 'part-failed' }], now, cache).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GroupFailure);
+    const { answers, failures } = failed as GroupFailure;
+    expect(answers[0]?.accepted).toBe(5);
+    expect(answers[1]).toBeUndefined();
+    expect(failures.get(1)).toBe(dropped);
+    expect([await totalClick(cached!), await totalClick(uncached)]).toEqual([before[0]! + 5, before[1]]);
+    expect(await ledgerMatchesBalances(h.db, [cached!, uncached])).toBe(true);
+  });
 
   it('plans each batch once on cached rows: one statement, no read', async () => {
     const cache = new RowCache(10);

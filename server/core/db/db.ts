@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
 import { metrics, trackPool } from '../metrics.ts';
-import { storageError, timeoutOf } from './errors.ts';
+import { commitFailure, storageError, timeoutOf } from './errors.ts';
 import { migrate } from './migrate.ts';
 import { openPgliteDir } from './pglite-template.ts';
 
@@ -151,7 +151,11 @@ const openPostgres = async (url: string, opts: OpenDbOptions): Promise<Db> => {
           },
         };
         const result = await fn(tx);
-        await run(client, 'COMMIT');
+        // A COMMIT cut short without PostgreSQL's ERROR may have committed: it leaves as
+        // CommitUnknown, never as "nothing changed" (docs/faults.md "An answer lost after the commit").
+        await run(client, 'COMMIT').catch((err: unknown) => {
+          throw commitFailure(err);
+        });
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch((e: unknown) => {

@@ -33,6 +33,40 @@ export const isUnavailable = (err: unknown): boolean => {
   return typeof e.message === 'string' && pgMessages.test(e.message);
 };
 
+/**
+ * True when a failed statement is known to have changed nothing (docs/faults.md "An answer lost
+ * after the commit"): PostgreSQL answered it with an ERROR, so the statement and its transaction
+ * rolled back (a statement timeout, a deadlock, a constraint), or it never reached a connection
+ * (the pool's wait ran out, the server refused or was never found). Anything else that cut a
+ * statement short — the client's read timeout, a reset or closed connection, a FATAL sent as the
+ * server went down — may have come after PostgreSQL committed it.
+ */
+export const provenNotApplied = (err: unknown): boolean => {
+  if (err instanceof CommitUnknown) return false;
+  const e = (err instanceof DbUnavailable ? err.cause : err) as { severity?: unknown; code?: unknown; message?: unknown } | null;
+  if (typeof e !== 'object' || e === null) return false;
+  if (e.severity === 'ERROR') return true;
+  if (typeof e.code === 'string' && notSentCodes.has(e.code)) return true;
+  return typeof e.message === 'string' && notSentMessages.test(e.message);
+};
+// Failures before a statement was sent: no connection, or the pool's wait for one ran out.
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57P03']);
+const notSentMessages = /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Cannot use a pool after calling end|not queryable/i;
+
+/**
+ * A COMMIT (or an autocommitted write) whose answer was lost: the database may have stored it.
+ * The click path answers it `outcomeUnknown`, never `databaseAway` (docs/api.md "Errors").
+ */
+export class CommitUnknown extends DbUnavailable {
+  constructor(cause: unknown) {
+    super(`database unavailable, the commit's outcome unknown: ${(cause as Error | null)?.message ?? String(cause)}`, { cause });
+    this.name = 'CommitUnknown';
+  }
+}
+
+/** `err` as it should leave a write that was sent: `CommitUnknown` unless it is proven to have changed nothing. */
+export const commitFailure = (err: unknown): unknown => (provenNotApplied(err) || !isUnavailable(err) ? err : new CommitUnknown(err));
+
 /** Rethrows a driver error as DbUnavailable when it is one, keeping the original as `cause`. */
 export const storageError = (err: unknown): unknown =>
   isUnavailable(err) && !(err instanceof DbUnavailable) ? new DbUnavailable(`database unavailable: ${(err as Error).message}`, { cause: err }) : err;
