@@ -70,6 +70,8 @@ export interface UserStatus {
   language?: string | null;
   /** The daily loop on the server's UTC day (docs/rules.md §15): streak, combo, cipher, reminders. */
   daily?: DailyStatus;
+  /** Epoch ms (server clock) until which a bought double-tap stretch doubles the tap value; absent or in the past: none (docs/shop.md). */
+  tapBoostUntil?: number;
 }
 
 /**
