@@ -309,6 +309,10 @@ export const demoPaths = {
   adsgramScript: '/dev/demo/adsgram.js',
   adsgramWatched: '/dev/demo/adsgram/watched',
   telegramPage: '/dev/demo/t.me/',
+  /** The demo's Stars payment sheet (docs/shop.md "Demo"): the script, an invoice's title and price, and paying it. */
+  starsScript: '/dev/demo/stars.js',
+  starsInvoice: '/dev/demo/stars/invoice',
+  starsPay: '/dev/demo/stars/pay',
 } as const;
 
 /** The player's TON wallet and airdrop allocation (GET /wallet; docs/airdrop.md). */
