@@ -36,8 +36,8 @@ export const starsSheetScript = (invoicePath: string, payPath: string): string =
       let closed = false;
       const close = (status) => { if (closed) return; closed = true; back.remove(); done(status); };
       fetch(${JSON.stringify(invoicePath)} + '?link=' + encodeURIComponent(link)).then((r) => r.json()).then((inv) => {
-        sheet.querySelector('[data-title]').innerHTML = esc(inv.title) + '<br><b>⭐ ' + esc(inv.amount) + '</b>';
-        pay.textContent = 'Pay ⭐ ' + inv.amount;
+        sheet.querySelector('[data-title]').innerHTML = esc(inv.title) + '<br><b>★ ' + esc(inv.amount) + '</b>';
+        pay.textContent = 'Pay ★ ' + inv.amount;
       }, () => close('failed'));
       cancel.onclick = () => close('cancelled');
       fail.onclick = () => close('failed');

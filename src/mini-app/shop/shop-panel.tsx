@@ -86,6 +86,11 @@ export const ShopPanel = () => {
         <span className="hint">{_('app.shop.subtitle')}</span>
         {isDemo('telegram') && <span className="shop__demo">{_('app.shop.demo')}</span>}
       </header>
+      {outcome !== null && (
+        <p className={`shop__outcome is-${outcome.kind}`} role="status" data-testid="shop-outcome" data-state={outcome.kind}>
+          {_(`app.shop.outcome.${outcome.kind}`, { title: outcome.title })}
+        </p>
+      )}
       <ul className="shop__items">
         {items.map((item) => {
           const soldOut = item.boughtToday >= item.dailyLimit;
@@ -99,17 +104,12 @@ export const ShopPanel = () => {
                 </div>
               </div>
               <button className="btn shop__buy" disabled={busy !== null || soldOut} onClick={() => void buy(item)} aria-label={_('app.shop.buy', { title: item.title, price: formatCount(appLocale(), item.price) })}>
-                {soldOut ? _('app.shop.soldOut') : <><span aria-hidden="true">⭐</span> <bdi>{formatCount(appLocale(), item.price)}</bdi></>}
+                {soldOut ? _('app.shop.soldOut') : <><span className="shop__star" aria-hidden="true">★</span> <bdi>{formatCount(appLocale(), item.price)}</bdi></>}
               </button>
             </li>
           );
         })}
       </ul>
-      {outcome !== null && (
-        <p className={`shop__outcome is-${outcome.kind}`} role="status" data-testid="shop-outcome" data-state={outcome.kind}>
-          {_(`app.shop.outcome.${outcome.kind}`, { title: outcome.title })}
-        </p>
-      )}
     </section>
   );
 };
