@@ -53,6 +53,9 @@ export interface UserRow {
   airdrop_reasons?: string[] | null;
   /** A bought double-tap stretch runs until then (migration 1000, docs/shop.md); 0 = none. */
   tap_boost_until_ms?: number;
+  /** Taps bought in the shop (auto-tap packs, refilled energy) and the MONEY of achievements they were needed for (docs/airdrop.md "Bought boosts"). */
+  bought_clicks?: number;
+  bought_money?: string;
   // The daily loop (migration 0950, docs/rules.md §15); absent in rows read before it.
   daily_streak_day?: number;
   daily_streak_count?: number;
