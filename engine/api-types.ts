@@ -70,6 +70,8 @@ export interface UserStatus {
   language?: string | null;
   /** The daily loop on the server's UTC day (docs/rules.md §15): streak, combo, cipher, reminders. */
   daily?: DailyStatus;
+  /** Epoch ms (server clock) until which a bought double-tap stretch doubles the tap value; absent or in the past: none (docs/shop.md). */
+  tapBoostUntil?: number;
 }
 
 /**
@@ -309,6 +311,10 @@ export const demoPaths = {
   adsgramScript: '/dev/demo/adsgram.js',
   adsgramWatched: '/dev/demo/adsgram/watched',
   telegramPage: '/dev/demo/t.me/',
+  /** The demo's Stars payment sheet (docs/shop.md "Demo"): the script, an invoice's title and price, and paying it. */
+  starsScript: '/dev/demo/stars.js',
+  starsInvoice: '/dev/demo/stars/invoice',
+  starsPay: '/dev/demo/stars/pay',
 } as const;
 
 /** The player's TON wallet and airdrop allocation (GET /wallet; docs/airdrop.md). */

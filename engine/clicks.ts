@@ -1,5 +1,6 @@
 import { economy } from './economy.ts';
 import { availableEnergy, clickValue, spendEnergy } from './energy.ts';
+import { tapMultiplier } from './shop.ts';
 
 /**
  * The tap rule (spec §4 "Clicking", §9; docs/rules.md §3–§4): how many taps of a batch count and
@@ -42,8 +43,8 @@ export const advanceTapClock = (tapClockMs: number, nowMs: number, accepted: num
 /** Energy that `taps` taps spend. */
 export const tapEnergy = (taps: number, rules: TapRules = tapRules): number => taps * rules.energyPerTap;
 
-/** Dollars that `taps` taps earn at `fingerLevel` (§9: click value = fingerLevel; an integer). */
-export const tapEarnings = (taps: number, fingerLevel: number): number => taps * clickValue(fingerLevel);
+/** Dollars that `taps` taps earn at `fingerLevel` (§9: click value = fingerLevel; an integer), times a bought double-tap stretch's multiplier (engine/shop.ts). */
+export const tapEarnings = (taps: number, fingerLevel: number, multiplier = 1): number => taps * clickValue(fingerLevel) * multiplier;
 
 /** The stored click state of a player (the columns a click batch reads and writes). */
 export interface TapState {
@@ -52,6 +53,8 @@ export interface TapState {
   energyLevel: number;
   fingerLevel: number;
   tapClockMs: number;
+  /** A bought double-tap stretch runs until then (epoch ms; absent or 0: none; docs/shop.md). */
+  tapBoostUntilMs?: number;
 }
 
 export interface TapOutcome {
@@ -82,7 +85,7 @@ export const applyTaps = (state: TapState, requested: number, nowMs: number, rul
   return {
     accepted,
     refusedBy,
-    earned: tapEarnings(accepted, state.fingerLevel),
+    earned: tapEarnings(accepted, state.fingerLevel, tapMultiplier(state.tapBoostUntilMs ?? 0, nowMs)),
     energy: spent.energy,
     energyAtMs: spent.energyAtMs,
     tapClockMs: advanceTapClock(state.tapClockMs, nowMs, accepted, rules),

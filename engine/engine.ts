@@ -10,6 +10,7 @@ import { passivePerSecond, levelOf, sameLevels } from './passive.ts';
 import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports.ts';
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
+import { tapMultiplier } from './shop.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
 import { StatusFeed } from './status-feed.ts';
 import type { ActionResult, EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
@@ -48,6 +49,8 @@ export class Engine implements EngineActions {
   private fingerLevel: number = economy.startingFingerLevel;
   private energyLevel: number = economy.startingEnergyLevel;
   private serverOffsetMs = 0;
+  /** A bought double-tap stretch's end on this device's clock (0: none; docs/shop.md). */
+  private tapBoostUntilMs = 0;
 
   // The device's model between answers.
   private energy = 0;
@@ -239,7 +242,7 @@ export class Engine implements EngineActions {
 
   /** Runs the tap rule on the device's model and queues the accepted taps for the server. */
   private takeTaps(requested: number, now: number, byUser: boolean): TapOutcome {
-    const state = { energy: this.energy, energyAtMs: this.energyAtMs, energyLevel: this.energyLevel, fingerLevel: this.fingerLevel, tapClockMs: this.tapClockMs };
+    const state = { energy: this.energy, energyAtMs: this.energyAtMs, energyLevel: this.energyLevel, fingerLevel: this.fingerLevel, tapClockMs: this.tapClockMs, tapBoostUntilMs: this.tapBoostUntilMs };
     const out = applyTaps(state, requested, now, this.rules);
     if (out.accepted === 0) return out;
     this.energy = out.energy;
@@ -304,6 +307,7 @@ export class Engine implements EngineActions {
     this.fingerLevel = status.fingerLevel;
     this.energyLevel = status.energyLevel;
     this.serverOffsetMs = status.serverTime - now;
+    this.tapBoostUntilMs = status.tapBoostUntil ? status.tapBoostUntil - this.serverOffsetMs : 0;
     if (levelsChanged) {
       this.levels = { ...status.passiveEarnLevel };
       this.perSecond = passivePerSecond(this.levels);
@@ -367,7 +371,8 @@ export class Engine implements EngineActions {
   private buildSnapshot(): EngineSnapshot {
     const now = this.deps.clock.now();
     const pendingTaps = this.outbox.count;
-    const totalEarn = pendingTaps === 0 ? this.bankedEarn : this.bankedEarn.plus(tapEarnings(pendingTaps, this.fingerLevel));
+    const multiplier = tapMultiplier(this.tapBoostUntilMs, now);
+    const totalEarn = pendingTaps === 0 ? this.bankedEarn : this.bankedEarn.plus(tapEarnings(pendingTaps, this.fingerLevel, multiplier));
     return {
       version: ++this.version,
       ready: this.ready,
@@ -378,7 +383,7 @@ export class Engine implements EngineActions {
       totalMoney: this.status?.totalMoney ?? '0',
       energy: this.energyNow(now),
       maxEnergy: maxEnergy(this.energyLevel),
-      clickValue: clickValue(this.fingerLevel),
+      clickValue: clickValue(this.fingerLevel) * multiplier,
       passivePerSecond: this.perSecond,
       fingerLevel: this.fingerLevel,
       energyLevel: this.energyLevel,

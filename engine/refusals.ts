@@ -95,6 +95,15 @@ export const refusals = {
   dailyCipherSolved: player('You have already solved today’s cipher'),
   dailyCipherLimit: player('No guesses left today, come back tomorrow'),
 
+  // --- The Stars shop (docs/shop.md): orders, and the bot's pre-checkout answer in the player's language.
+  shopItemNotFound: player('Shop item {itemId} not found'),
+  shopItemOff: player('This item is not on sale right now'),
+  shopDailyLimit: player('You have bought this item {limit} times today, come back tomorrow'),
+  shopOrderNotFound: player('Order {orderId} not found'),
+  shopOrderGone: player('This order has expired, open the shop and buy again'),
+  shopOrderPaid: player('This order is already paid'),
+  shopUnavailable: player('The shop is not available right now, please try again later'),
+
   // --- Referrals (§5).
   refcodeNotFound: player('Referral code not found'),
   ownRefcode: player('You cannot use your own referral code'),
@@ -237,6 +246,11 @@ export const refusals = {
   taskFormInvalid: operator('{field}: {problem}'),
   /** A ledger invariant, not a rule a request can break: a bug if it is ever sent. */
   negativeCredit: operator('a credit must not be negative'),
+
+  // --- The shop's console (docs/shop.md "Console"): the catalog, refunds.
+  shopItemInvalid: operator('{field}: {problem}'),
+  shopRefundNotPaid: operator('Order {orderId} is {state}: only a paid order can be refunded'),
+  starPaymentNotFound: operator('Payment {chargeId} not found'),
 
   // --- Development stand-ins (server/dev): never registered in production.
   devNotTelegramUserId: operator('{field} must be a Telegram user id'),

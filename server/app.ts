@@ -32,6 +32,7 @@ import { statusRoutes } from './routes/status.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { walletRoutes } from './routes/wallet.ts';
 import { dailyRoutes } from './routes/daily.ts';
+import { shopRoutes } from './routes/shop.ts';
 import type { RedisHandle } from './core/redis.ts';
 import type { OutsideServices } from './tasks/task-evidence.ts';
 
@@ -139,6 +140,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await api.register(outsideRoutes, ctx);
       await api.register(walletRoutes, ctx);
       await api.register(dailyRoutes, ctx);
+      await api.register(shopRoutes, ctx);
       await api.register(airdropRoutes, ctx);
       await api.register(operatorRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -110,7 +110,10 @@ const main = async (): Promise<void> => {
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: !bot.development, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}), ...(jobsDb !== undefined ? { jobsDb } : {}) });
+  // The demo's Telegram stand-in is a Bot API the development token works with: the bot polls it, so
+  // the demo's Stars payments reach pre-checkout and successful_payment like real ones (docs/shop.md).
+  const botServed = !bot.development || demo?.telegram !== undefined;
+  const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: botServed, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}), ...(jobsDb !== undefined ? { jobsDb } : {}) });
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).
   installShutdown([

@@ -4,6 +4,7 @@ export const since = {
   backButton: '6.1',
   haptics: '6.1',
   telegramLink: '6.1',
+  invoice: '6.1',
   cloudStorage: '6.9',
   verticalSwipes: '7.7',
   story: '7.8',

@@ -266,6 +266,26 @@ export const sharePreparedMessage = async (id: string): Promise<ShareOutcome> =>
   });
 };
 
+/** How a Stars payment sheet closed (Bot API 6.1 `openInvoice`'s status), or 'unsupported' when the client cannot open one. */
+export type InvoiceStatus = 'paid' | 'cancelled' | 'failed' | 'pending' | 'unsupported';
+
+/**
+ * Opens a Stars invoice link in Telegram's payment sheet (Bot API 6.1 `openInvoice`) and resolves
+ * with the status the sheet closed with. An older client, or none, gets 'unsupported' and the
+ * caller says so; the payment itself is credited only by the bot's successful_payment (docs/shop.md).
+ */
+export const openInvoice = async (link: string): Promise<InvoiceStatus> => {
+  if (!supports('invoice') || !inTelegramClient()) return 'unsupported';
+  await loadTelegramSdk();
+  return new Promise((resolve) => {
+    const asked = attempt('openInvoice', (a) => {
+      a.openInvoice(link, (status) => resolve(status === 'paid' || status === 'cancelled' || status === 'pending' ? status : 'failed'));
+      return true;
+    });
+    if (!asked) resolve('unsupported');
+  });
+};
+
 /** §2: the special user's share action is a story with the reward card image and the link. */
 export const shareStory = (mediaUrl: string, refLink: string): void => {
   const shared = supports('story') && attempt('shareToStory', (a) => (a.shareToStory(mediaUrl, { text: shareText(), widget_link: { url: refLink, name: 'MONEY' } }), true));

@@ -27,11 +27,12 @@ if (problem !== null) {
   console.error(`${problem.field}: ${problem.message}\n${usage}`);
   process.exit(2);
 }
-const db = await openDb(loadConfig(process.env));
+const config = loadConfig(process.env);
+const db = await openDb(config);
 try {
   const started = Date.now();
   const phase = (name: string) => console.log(`  ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  const { summary, created } = await takeAirdropSnapshot({ db, phase }, operatorKeyActor, { round: round!, startFrom: startFrom!, expireAt: expireAt!, excludedMoney }, Date.now());
+  const { summary, created } = await takeAirdropSnapshot({ db, phase, countsBoughtBoosts: config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, operatorKeyActor, { round: round!, startFrom: startFrom!, expireAt: expireAt!, excludedMoney }, Date.now());
   console.log(`Round ${summary.round} ${created ? 'built' : 'was already built'}: ${summary.wallets} wallets, ${summary.totalAmount} jetton units.`);
   console.log(`Excluded by the review: ${summary.excludedPlayers} players, ${summary.excludedAmount} jetton units, ${summary.excludedMoney}.`);
   console.log(`Merkle root (hex):     ${summary.merkleRoot}`);

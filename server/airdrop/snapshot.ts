@@ -19,12 +19,15 @@ export const jettonDecimals = 9;
  * Allocation = the MONEY balance at the snapshot, in jetton units (× 10^9; balances have at most 9
  * decimals, so nothing is rounded away). The excluded are those who would be eligible but for the
  * review: their amount is withheld (airdrop_exclusions).
+ * MONEY earned through bought boosts (`users.bought_money`, docs/airdrop.md "Bought boosts") counts
+ * only when the operator says so (AIRDROP_COUNTS_BOUGHT_BOOSTS, off by default): `$2` of the statement.
  */
+const countedMoneySql = `(u.total_money - CASE WHEN $2::boolean THEN 0 ELSE u.bought_money END)`;
 const allocationsSql = (excluded: boolean) => `
-  SELECT w.address, u.id AS user_id, trunc(u.total_money * ${10 ** jettonDecimals}) AS amount, u.airdrop_reasons
+  SELECT w.address, u.id AS user_id, trunc(${countedMoneySql} * ${10 ** jettonDecimals}) AS amount, u.airdrop_reasons
   FROM users u
   JOIN ton_wallets w ON w.user_id = u.id
-  WHERE u.total_money > 0
+  WHERE ${countedMoneySql} > 0
     AND u.frozen_at IS NULL
     AND ${excluded ? '' : 'NOT '}${excludedPlayerSql}
 `;
@@ -105,7 +108,7 @@ export const latestBuiltRound = async (q: Queryable): Promise<RoundSummary | nul
 };
 
 /** Freezes the allocations: the round row and every eligible player's amount, in one transaction. */
-const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSummary> =>
+const freeze = async (db: Db, p: RoundParams, nowMs: number, countsBought: boolean): Promise<RoundSummary> =>
   transaction(db, async (tx) => {
     const created = await tx.query(
       `INSERT INTO airdrop_rounds (round, status, start_from, expire_at, wallets, total_amount, created_at_ms, excluded_money)
@@ -124,7 +127,7 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
          (SELECT count(*) FROM excluded), (SELECT COALESCE(sum(amount), 0) FROM excluded),
          (SELECT COALESCE(jsonb_object_agg(reason, n), '{}'::jsonb) FROM (SELECT reason, count(*) AS n FROM excluded, unnest(excluded.reasons) AS reason GROUP BY reason) r)
        ) WHERE round = $1`,
-      [p.round],
+      [p.round, countsBought],
     );
     // One statement writes the allocations and counts them (no second scan of a million rows).
     await tx.query(
@@ -146,7 +149,7 @@ const freeze = async (db: Db, p: RoundParams, nowMs: number): Promise<RoundSumma
              RETURNING amount
            )
            UPDATE airdrop_rounds SET (wallets, total_amount) = (SELECT count(*), COALESCE(sum(amount), 0) FROM frozen) WHERE round = $1`,
-      [p.round],
+      [p.round, countsBought],
     );
     const s = (await roundSummary(tx, p.round))!;
     if (s.wallets === 0) throw refuse('noEligiblePlayer', { field: 'round' });
@@ -227,13 +230,14 @@ export const takeSnapshot = async (
   nowMs: number,
   phase: PhaseLog = () => {},
   onBuilt?: OnBuilt,
+  countsBought = false,
 ): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   const before = await roundSummary(db, p.round);
   if (before?.status !== 'built') {
     const problem = roundDatesProblem(p, nowMs);
     if (problem !== null) throw problem;
   }
-  const s = before ?? (await freeze(db, p, nowMs));
+  const s = before ?? (await freeze(db, p, nowMs, countsBought));
   phase('freeze allocations');
   if (s.startFrom !== p.startFrom) throw refuse('roundStartFromDiffers', { field: 'startFrom', values: { round: p.round, startFrom: s.startFrom } });
   if (s.expireAt !== p.expireAt) throw refuse('roundExpireAtDiffers', { field: 'expireAt', values: { round: p.round, expireAt: s.expireAt } });
@@ -270,11 +274,11 @@ const building = new Map<number, ReturnType<typeof takeSnapshot>>();
  * process (a second caller waits for the first and gets `created: false`), and dates that differ
  * from a built round's refused (409).
  */
-export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt, phase?: PhaseLog): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
+export const takeSnapshotOnce = async (db: Db, p: RoundParams, nowMs: number, onBuilt?: OnBuilt, phase?: PhaseLog, countsBought = false): Promise<{ summary: RoundSummary; created: boolean; tree?: AirdropTree }> => {
   let job = building.get(p.round);
   const waited = job !== undefined;
   if (job === undefined) {
-    job = takeSnapshot(db, p, nowMs, phase, onBuilt).finally(() => building.delete(p.round));
+    job = takeSnapshot(db, p, nowMs, phase, onBuilt, countsBought).finally(() => building.delete(p.round));
     building.set(p.round, job);
   }
   const { summary, created, tree } = await job;

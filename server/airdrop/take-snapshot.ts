@@ -19,6 +19,8 @@ export interface SnapshotDeps {
   served?: ServedRound;
   /** Called after each step of a build (the command line prints them). */
   phase?: PhaseLog;
+  /** AIRDROP_COUNTS_BOUGHT_BOOSTS: MONEY earned through bought boosts counts (docs/airdrop.md "Bought boosts"); off by default. */
+  countsBoughtBoosts?: boolean;
 }
 
 /** Takes (or returns the already taken) snapshot of a round; `created` is true for the call that froze it. */
@@ -29,6 +31,7 @@ export const takeAirdropSnapshot = async (deps: SnapshotDeps, actor: Actor, p: R
     nowMs,
     (tx, built) => recordAudit(tx, { adminId: auditAdminId(actor), action: 'airdrop.snapshot', target: `round:${built.round}`, after: withRootInt(built), nowMs }),
     deps.phase,
+    deps.countsBoughtBoosts ?? false,
   );
   deps.served?.snapshotTaken(summary.round, tree);
   return { summary, created };

@@ -21,6 +21,7 @@ import { isChannelMember } from '../tasks/exports.ts';
 import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
 import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
 import { dailyPuzzlesJob, dailyRemindersJob } from '../daily/exports.ts';
+import { starsReconcileJob } from '../shop/exports.ts';
 
 /** The stats cache (§3): its counters' deltas folded in, once per `everyMs` window of the wall clock. */
 export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
@@ -46,13 +47,18 @@ export const statsReconcileJob: Job<PublicStats> = {
  * Every scheduled job. Add new ones here: they run once per period across processes by themselves.
  * With `integrity`, the integrity review's signals (server/integrity/signals-job.ts), every INTEGRITY_JOB_MS.
  */
-export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules; daily?: DailyJobs }): Job[] => [
+export const scheduledJobs = (opts: { statsRefreshMs: number; integrity?: IntegrityRules; daily?: DailyJobs; stars?: StarsJob }): Job[] => [
   statsRefreshJob(opts.statsRefreshMs),
   statsReconcileJob,
   dailyResetJob,
   ...(opts.integrity !== undefined ? [integritySignalsJob(opts.integrity) as Job] : []),
   ...(opts.daily !== undefined ? [dailyPuzzlesJob(opts.daily.secret) as Job, dailyRemindersJob(opts.daily.reminders) as Job] : []),
+  // The Stars shop's reconciliation with getStarTransactions (docs/shop.md), with a real bot only.
+  ...(opts.stars !== undefined ? [starsReconcileJob(opts.stars) as Job] : []),
 ];
+
+/** What the Stars reconciliation job needs: the Bot API and its period. */
+export type StarsJob = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS' | 'SHOP_RECONCILE_MS'>;
 
 /** The daily loop's jobs (docs/rules.md §15): the day's draws, and the reminders every `everyMs`. */
 export interface DailyJobs {

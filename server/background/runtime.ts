@@ -14,7 +14,7 @@ import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
 import { dailySecretOf } from '../core/config/daily-config.ts';
-import { startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
+import { allowedUpdates, startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
 import { createGameBot } from './game-bot.ts';
 import { integrityRulesOf } from '../integrity/exports.ts';
@@ -52,13 +52,13 @@ export const startBot = async (deps: BackgroundDeps): Promise<BotHandle> => {
   if (!deps.realBot || token === undefined) return { mode: 'off', stop: async () => {} };
   const bot = createGameBot(deps, token);
   if (config.WEBHOOK_URL) {
-    await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: ['message'] });
+    await bot.api.setWebhook(config.WEBHOOK_URL, { secret_token: webhookSecret(config), allowed_updates: [...allowedUpdates] });
     log(`bot: webhook set to ${config.WEBHOOK_URL}`);
     return { mode: 'webhook', stop: async () => {} };
   }
   if (deps.pollUpdates === false) return { mode: 'off', stop: async () => {} };
   // bot.start() resolves only when polling stops; failing to reach Telegram is logged, not fatal.
-  const polling = bot.start({ allowed_updates: ['message'], onStart: (me) => log(`bot: @${me.username} polling`) }).catch((err: unknown) => {
+  const polling = bot.start({ allowed_updates: [...allowedUpdates], onStart: (me) => log(`bot: @${me.username} polling`) }).catch((err: unknown) => {
     log(`bot: polling stopped: ${String(err)}`);
   });
   return {
@@ -111,6 +111,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
           statsRefreshMs: config.STATS_REFRESH_MS,
           integrity: integrityRulesOf(config),
           daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
+          ...(deps.realBot && config.BOT_TOKEN !== undefined ? { stars: config } : {}),
         }),
         selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
         log,

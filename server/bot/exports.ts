@@ -1,5 +1,6 @@
 /** What the bot feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
-export { createBot } from './bot.ts';
+export { allowedUpdates, createBot } from './bot.ts';
+export type { BotPayments } from './bot.ts';
 export type { Broadcast, InlineButton } from './broadcast-payload.ts';
 export { startBroadcastWorker } from './broadcast-worker.ts';
 export { appendRecipients, createDirectBroadcast, deliveryStates } from './direct-messages.ts';

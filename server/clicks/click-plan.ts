@@ -51,7 +51,7 @@ export const planGroup = (read: GroupRead, entries: readonly Entry[], nowMs: num
       continue;
     }
     const out = rule(
-      { energy: row.energy, energyAtMs: row.energy_at_ms, energyLevel: row.energy_level, fingerLevel: row.finger_level, tapClockMs: row.tap_clock_ms },
+      { energy: row.energy, energyAtMs: row.energy_at_ms, energyLevel: row.energy_level, fingerLevel: row.finger_level, tapClockMs: row.tap_clock_ms, tapBoostUntilMs: row.tap_boost_until_ms ?? 0 },
       click,
       nowMs,
     );

@@ -19,6 +19,7 @@ import { startFakeTelegram, type FakeTelegram } from './stand-ins/fake-telegram.
 import { startFakeTurnstile, type FakeTurnstile } from './stand-ins/fake-turnstile.ts';
 import { startFakeX, xSettings, type FakeX } from './stand-ins/fake-x.ts';
 import { turnstileWidgetScript } from './stand-ins/turnstile-widget.ts';
+import { starsSheetScript } from './stand-ins/stars-sheet.ts';
 import { refuse } from '../core/errors.ts';
 
 /** The exchange id the demo's partner exchanges know as signed up through our link. */
@@ -118,6 +119,19 @@ export const registerDemoRoutes = (app: FastifyInstance, demo: DemoStandIns, por
       telegram.settings.members.set(user, 'member');
       return reply.type('text/html').send(page('Telegram', `You joined ${channel}.`));
     });
+    // The Stars payment sheet (docs/shop.md "Demo"): the invoice's title and price, and paying it,
+    // which the stand-in runs as Telegram does: pre_checkout_query to the bot, then successful_payment.
+    app.get(demoPaths.starsScript, (_req, reply) => reply.type('text/javascript').send(starsSheetScript(demoPaths.starsInvoice, demoPaths.starsPay)));
+    app.get<{ Querystring: { link?: string } }>(demoPaths.starsInvoice, async (req) => {
+      const invoice = telegram.invoiceOf(String(req.query.link ?? ''));
+      if (invoice === undefined) throw refuse('shopOrderNotFound', { field: 'link', values: { orderId: '?' } });
+      return { title: invoice.title, amount: invoice.amount };
+    });
+    app.post<{ Body: { link?: unknown; userId?: unknown } }>(demoPaths.starsPay, async (req) => {
+      const userId = Number(req.body?.userId);
+      if (!Number.isSafeInteger(userId) || userId <= 0) throw refuse('devNotTelegramUserId', { field: 'userId' });
+      return telegram.pay(String(req.body?.link ?? ''), { id: userId });
+    });
   }
 };
 
@@ -128,5 +142,5 @@ export const demoBanner = (demo: DemoStandIns, config: Config): string[] =>
     : [
         `  Demo:         stand-ins on 127.0.0.1 for ${demo.services.join(', ')} (no credentials; never in production)`,
         ...(demo.exchanges ? [`                partner exchanges know ID ${demoExchangeUid}`] : []),
-        ...(demo.telegram ? [`                channel ${config.CHANNEL_URL}: boost and join it from the Earn tasks`] : []),
+        ...(demo.telegram ? [`                channel ${config.CHANNEL_URL}: boost and join it from the Earn tasks; Stars shop on Boost pays through a demo sheet`] : []),
       ];

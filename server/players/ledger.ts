@@ -5,6 +5,8 @@ import { refuse } from '../core/errors.ts';
 import { crossesInviteThreshold } from './invite-bonus.ts';
 
 export type Currency = 'DOLLAR' | 'MONEY';
+/** A ledger row's currency: a balance's, or Telegram Stars (XTR), the record of what a shop order was paid and refunded (docs/shop.md). */
+export type LedgerCurrency = Currency | 'XTR';
 
 /** Kinds of MONEY claim that pay the referrer 5 % (welcome, Easter egg, tasks, ads as a task, the forecast prize, the daily loop's streak, combo and cipher). */
 export const referrerShareKinds: ReadonlySet<string> = new Set(['welcome', 'easter', 'task', 'ads', 'forecast', 'daily-streak', 'daily-combo', 'daily-cipher']);
@@ -33,7 +35,7 @@ export const insertLedgerSql = (source: string, nowParam: string): string =>
 /** Appends ledger rows (one statement); callers change the balance in the same transaction. */
 export const appendLedger = async (
   tx: Queryable,
-  rows: readonly { userId: number; currency: Currency; amount: MoneyInput; kind: string; reference?: string | null }[],
+  rows: readonly { userId: number; currency: LedgerCurrency; amount: MoneyInput; kind: string; reference?: string | null }[],
   nowMs: number,
 ): Promise<void> => {
   if (rows.length === 0) return;

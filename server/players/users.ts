@@ -51,6 +51,11 @@ export interface UserRow {
   /** The integrity review's state and reasons as the player sees them (server/integrity/), null while clear. */
   airdrop_review?: 'review' | 'excluded' | null;
   airdrop_reasons?: string[] | null;
+  /** A bought double-tap stretch runs until then (migration 1000, docs/shop.md); 0 = none. */
+  tap_boost_until_ms?: number;
+  /** Taps bought in the shop (auto-tap packs, refilled energy) and the MONEY of achievements they were needed for (docs/airdrop.md "Bought boosts"). */
+  bought_clicks?: number;
+  bought_money?: string;
   // The daily loop (migration 0950, docs/rules.md §15); absent in rows read before it.
   daily_streak_day?: number;
   daily_streak_count?: number;
@@ -131,6 +136,7 @@ export const statusOf = (row: UserRow, nowMs: number): UserStatus => {
     airdropReview: { state: row.airdrop_review ?? 'clear', reasons: (row.airdrop_reasons ?? []).filter(isAirdropReasonCode) },
     daily: dailyStatusOf(dailyRecordOf(row), nowMs),
     ...(row.frozen_at != null ? { isFrozen: true } : {}),
+    ...((row.tap_boost_until_ms ?? 0) > nowMs ? { tapBoostUntil: row.tap_boost_until_ms! } : {}),
   };
 };
 

@@ -72,7 +72,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
       const params = request.body as RoundParams;
       // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
       const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
-      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop }, actor, params, ctx.clock.now());
+      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop, countsBoughtBoosts: ctx.config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, actor, params, ctx.clock.now());
       return { ...withRootInt(summary), created };
     },
   );

@@ -18,6 +18,7 @@ import type { AdminContext } from './admin-context.ts';
 import type { ServedRound } from '../airdrop/served-round.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';
+import { adminShopRoutes } from './admin-shop.ts';
 import { adminDailyRoutes } from './admin-daily.ts';
 import { integrityConsoleRoutes } from './integrity.ts';
 import { bigintCursor, emptyBody, integerId, msIdCursor, noQuery, obj, telegramUserId } from './validation.ts';
@@ -93,6 +94,7 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
   });
 
   await app.register(adminOpsRoutes, ctx);
+  await app.register(adminShopRoutes, ctx);
   await app.register(adminDailyRoutes, ctx);
   await app.register(integrityConsoleRoutes, ctx);
 };

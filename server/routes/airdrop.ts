@@ -87,7 +87,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
       response: { 200: roundSchema, 201: roundSchema, ...errorResponses },
     }),
     async (request, reply) => {
-      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served }, operatorKeyActor, request.body, ctx.clock.now());
+      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served, countsBoughtBoosts: ctx.config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, operatorKeyActor, request.body, ctx.clock.now());
       // The root goes into the jetton master's data (merkle_root:uint256).
       app.log.info({ round: summary.round, merkleRoot: summary.merkleRoot, wallets: summary.wallets }, 'airdrop snapshot');
       return reply.status(created ? 201 : 200).send({ ...withRootInt(summary), created });

@@ -171,6 +171,7 @@ export const userStatusSchema = {
     airdropReview: airdropReviewSchema,
     language: described('string?', 'The locale chosen on the profile card (POST /language), null until chosen'),
     daily: dailyStatusSchema,
+    tapBoostUntil: described('integer', 'Epoch ms until which a bought double-tap stretch doubles the tap value (docs/shop.md); absent: none'),
   }),
 };
 

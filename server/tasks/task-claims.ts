@@ -66,6 +66,10 @@ export const claimTask = async (
     }
     if (progress === null) throw refuse('taskAlreadyClaimed', { field: 'task_id' });
     const reward = await creditMoney(tx, { userId, amount: task.reward, kind: 'task', reference: `task:${task.id}:${progress.numberOfDone}`, nowMs });
+    // docs/airdrop.md "Bought boosts": an achievement the player's own taps had not reached is MONEY
+    // earned through bought taps; the snapshot leaves it out unless the operator counts it.
+    if (task.type === 'ACHIVEMENT' && row.total_click - Number(row.bought_clicks ?? 0) < Number(task.link))
+      await tx.query('UPDATE users SET bought_money = bought_money + $2::numeric WHERE id = $1', [userId, reward]);
     return { reward, task: taskView(task, progress), row: await loadUser(tx, userId) };
   });
   // The friend acted (often right after joining the channel): their invite rule is checked next.

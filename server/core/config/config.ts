@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
 import { airdropConfigShape } from './airdrop-config.ts';
+import { shopConfigShape } from './shop-config.ts';
 import { adminConfigShape } from './admin-config.ts';
 import { integrityConfigShape } from './integrity-config.ts';
 import { dailyConfigShape } from './daily-config.ts';
@@ -86,6 +87,8 @@ export const configSchema = z
     ...dailyConfigShape,
     // Load shedding, traces and the read replica: server/core/config/operations-config.ts.
     ...operationsConfigShape,
+    // The Stars shop and its airdrop rule: server/core/config/shop-config.ts.
+    ...shopConfigShape,
   })
   .refine((c) => !(c.NODE_ENV === 'production' && c.BOT_TOKEN === undefined), always('BOT_TOKEN', 'is required in production'))
   // Stand-ins accept anyone's captcha and X login: never in production.

@@ -7,6 +7,14 @@
  * know, 403 "Forbidden: bot was blocked by the user", 429 with `parameters.retry_after`. Channel
  * membership and boosts come from state the test (or the demo) sets. It can also deliver and then
  * never answer (a crash window). Tests and the demo share it (docs/outside-services.md).
+ *
+ * Telegram Stars (docs/shop.md): createInvoiceLink (XTR only, refusing what Telegram refuses: a
+ * title over 32 characters, a description over 255, a payload over 128 bytes, a provider token,
+ * not exactly one price), `pay()` playing the payment sheet (a pre_checkout_query the bot must
+ * answer within 10 s, then a successful_payment message, optionally delivered twice),
+ * refundStarPayment (an unknown or refunded charge refused) and getStarTransactions (oldest first).
+ * Updates go to the webhook when one is set on 127.0.0.1, redelivered until it answers 2xx as
+ * Telegram does; to `transport` when a test sets one; else to getUpdates.
  */
 import { startFakeServer, type FakeReply, type FakeServer } from './fake-server.ts';
 
@@ -35,7 +43,59 @@ export interface FakeTelegramSettings {
   boostChat: string;
   /** Private chats that do not exist (a user id Telegram never saw): sendMessage answers 400. */
   unknownChats: Set<number>;
+  /** Telegram cancels a payment whose pre_checkout_query is not answered within this (10 s). */
+  preCheckoutDeadlineMs: number;
+  /** How soon an update the webhook did not take (non-2xx, no answer) is delivered again. */
+  redeliverMs: number;
 }
+
+/** An invoice made with createInvoiceLink. */
+export interface FakeInvoice {
+  slug: string;
+  link: string;
+  title: string;
+  description: string;
+  payload: string;
+  amount: number;
+}
+
+/** A Star transaction as getStarTransactions lists it. */
+export interface FakeStarTransaction {
+  id: string;
+  amount: number;
+  date: number;
+  source?: { type: 'user'; user: { id: number; is_bot: false; first_name: string }; invoice_payload: string };
+  receiver?: { type: 'user'; user: { id: number; is_bot: false; first_name: string } };
+}
+
+/** Who pays in `pay()`. */
+export interface FakePayer {
+  id: number;
+  language_code?: string;
+}
+
+export type FakePayment = { status: 'paid'; chargeId: string } | { status: 'failed'; reason: string };
+
+/** Telegram's bounds on createInvoiceLink. */
+export const invoiceLimits = { titleChars: 32, descriptionChars: 255, payloadBytes: 128 } as const;
+
+/** What Telegram answers to a bad createInvoiceLink in Stars, or null when the call is good. */
+export const invoiceRefusal = (p: Record<string, unknown>): string | null => {
+  const title = typeof p.title === 'string' ? p.title : '';
+  const description = typeof p.description === 'string' ? p.description : '';
+  const payload = typeof p.payload === 'string' ? p.payload : '';
+  if (title.length === 0 || [...title].length > invoiceLimits.titleChars) return 'Bad Request: INVOICE_TITLE_INVALID';
+  if (description.length === 0 || [...description].length > invoiceLimits.descriptionChars) return 'Bad Request: INVOICE_DESCRIPTION_INVALID';
+  if (payload.length === 0 || Buffer.byteLength(payload) > invoiceLimits.payloadBytes) return 'Bad Request: INVOICE_PAYLOAD_INVALID';
+  if (p.currency !== 'XTR') return 'Bad Request: CURRENCY_INVALID';
+  if (typeof p.provider_token === 'string' && p.provider_token !== '') return 'Bad Request: PAYMENT_PROVIDER_INVALID';
+  const prices = jsonField(p.prices);
+  if (!Array.isArray(prices) || prices.length !== 1) return 'Bad Request: STARS_INVOICE_INVALID';
+  const price = prices[0] as { label?: unknown; amount?: unknown };
+  if (typeof price.label !== 'string' || !price.label) return 'Bad Request: LABEL_INVALID';
+  if (typeof price.amount !== 'number' || !Number.isSafeInteger(price.amount) || price.amount < 1 || price.amount > 10_000) return 'Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID';
+  return null;
+};
 
 /** A message prepared with savePreparedInlineMessage, as the fake kept it. */
 export interface PreparedMessage {
@@ -118,6 +178,23 @@ export interface FakeTelegram extends FakeServer {
   readonly held: number;
   /** Messages prepared with savePreparedInlineMessage, in order. */
   prepared: PreparedMessage[];
+  /** Invoices made with createInvoiceLink, by slug. */
+  invoices: Map<string, FakeInvoice>;
+  /** The bot's Star transactions, oldest first (payments and refunds). */
+  starTransactions: FakeStarTransaction[];
+  /** Set by a test to take every update (true: taken, as a 2xx webhook answer); else the webhook or getUpdates. */
+  transport: ((update: Record<string, unknown>) => Promise<boolean>) | null;
+  /** The invoice of a link (`https://t.me/$<slug>`), if it is one of ours. */
+  invoiceOf(link: string): FakeInvoice | undefined;
+  /**
+   * Plays the payment sheet: the pre_checkout_query (waiting up to the 10 s deadline for the bot's
+   * answer), then the charge and its successful_payment message, delivered `times` times (default 1).
+   */
+  pay(link: string, payer: FakePayer, opts?: { times?: number }): Promise<FakePayment>;
+  /** Delivers the successful_payment of an earlier charge again (a Telegram redelivery). */
+  redeliverPayment(chargeId: string): void;
+  /** Updates not yet taken by the transport or webhook (being redelivered). */
+  readonly undelivered: number;
 }
 
 export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<FakeTelegram> => {
@@ -130,7 +207,16 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     members: new Map(),
     boostChat: '@money_channel',
     unknownChats: new Set(),
+    preCheckoutDeadlineMs: 10_000,
+    redeliverMs: 100,
   };
+  const invoices = new Map<string, FakeInvoice>();
+  const starTransactions: FakeStarTransaction[] = [];
+  const charges = new Map<string, { userId: number; amount: number; refunded: boolean; message: Record<string, unknown> }>();
+  const queries = new Map<string, { answer: { ok: boolean; error_message?: string } | null; deadline: number }>();
+  let nextCharge = 1;
+  let closed = false;
+  const pendingDeliveries = new Set<number>();
   const delivered: DeliveredMessage[] = [];
   const prepared: PreparedMessage[] = [];
   const updates: Array<Record<string, unknown>> = [];
@@ -219,6 +305,38 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
         prepared.push(message);
         return ok({ id: message.id, expiration_date: message.expiration_date });
       }
+      case 'createInvoiceLink': {
+        const refusal = invoiceRefusal(p);
+        if (refusal) return fail(400, refusal);
+        const slug = `${invoices.size + 1}${Math.random().toString(36).slice(2, 12)}`;
+        const amount = (jsonField(p.prices) as { amount: number }[])[0]!.amount;
+        const invoice: FakeInvoice = { slug, link: `https://t.me/$${slug}`, title: String(p.title), description: String(p.description), payload: String(p.payload), amount };
+        invoices.set(slug, invoice);
+        return ok(invoice.link);
+      }
+      case 'answerPreCheckoutQuery': {
+        const q = queries.get(String(p.pre_checkout_query_id));
+        const okAnswer = jsonField(p.ok) === true;
+        if (q === undefined || q.answer !== null || Date.now() > q.deadline) return fail(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+        if (!okAnswer && (typeof p.error_message !== 'string' || !p.error_message)) return fail(400, 'Bad Request: ERROR_MESSAGE_EMPTY');
+        q.answer = okAnswer ? { ok: true } : { ok: false, error_message: String(p.error_message) };
+        return ok(true);
+      }
+      case 'refundStarPayment': {
+        const charge = charges.get(String(p.telegram_payment_charge_id));
+        if (charge === undefined || charge.userId !== Number(p.user_id)) return fail(400, 'Bad Request: CHARGE_NOT_FOUND');
+        if (charge.refunded) return fail(400, 'Bad Request: CHARGE_ALREADY_REFUNDED');
+        charge.refunded = true;
+        starTransactions.push({ id: String(p.telegram_payment_charge_id), amount: charge.amount, date: Math.floor(Date.now() / 1000), receiver: { type: 'user', user: { id: charge.userId, is_bot: false, first_name: `User${charge.userId}` } } });
+        return ok(true);
+      }
+      case 'getStarTransactions': {
+        const offset = Number(p.offset ?? 0);
+        const limit = Number(p.limit ?? 100);
+        if (!Number.isSafeInteger(offset) || offset < 0) return fail(400, 'Bad Request: offset is invalid');
+        if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) return fail(400, 'Bad Request: limit is invalid');
+        return ok({ transactions: starTransactions.slice(offset, offset + limit) });
+      }
       case 'setWebhook':
         hooks.webhook = { url: String(p.url), ...(p.secret_token ? { secret_token: String(p.secret_token) } : {}) };
         return ok(true);
@@ -233,8 +351,87 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     }
   });
 
+  const hooksState = { transport: null as FakeTelegram['transport'] };
+  // One delivery of an update: the test's transport, the webhook on 127.0.0.1, or getUpdates.
+  const deliverOnce = async (update: Record<string, unknown>): Promise<boolean> => {
+    if (hooksState.transport) return hooksState.transport(update).catch(() => false);
+    const hook = hooks.webhook;
+    if (hook && /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(hook.url)) {
+      try {
+        const res = await fetch(hook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(hook.secret_token ? { 'x-telegram-bot-api-secret-token': hook.secret_token } : {}) },
+          body: JSON.stringify(update),
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer();
+        return res.ok;
+      } catch {
+        return false;
+      }
+    }
+    updates.push(update);
+    return true;
+  };
+  // Telegram keeps delivering an update until it is taken.
+  const deliver = (update: Record<string, unknown>): void => {
+    const full = { update_id: nextUpdateId++, ...update };
+    const id = full.update_id;
+    pendingDeliveries.add(id);
+    void (async () => {
+      while (!closed && !(await deliverOnce(full))) await new Promise((r) => setTimeout(r, settings.redeliverMs));
+      pendingDeliveries.delete(id);
+    })();
+  };
+  const userOf = (payer: FakePayer) => ({ id: payer.id, is_bot: false as const, first_name: `User${payer.id}`, ...(payer.language_code ? { language_code: payer.language_code } : {}) });
+  const pay = async (link: string, payer: FakePayer, opts: { times?: number } = {}): Promise<FakePayment> => {
+    const invoice = invoices.get(link.replace(/^https:\/\/t\.me\/\$/, ''));
+    if (invoice === undefined) return { status: 'failed', reason: 'invoice not found' };
+    const queryId = `pcq${nextCharge}${Math.random().toString(36).slice(2, 10)}`;
+    const query = { answer: null as { ok: boolean; error_message?: string } | null, deadline: Date.now() + settings.preCheckoutDeadlineMs };
+    queries.set(queryId, query);
+    deliver({ pre_checkout_query: { id: queryId, from: userOf(payer), currency: 'XTR', total_amount: invoice.amount, invoice_payload: invoice.payload } });
+    while (query.answer === null && Date.now() <= query.deadline && !closed) await new Promise((r) => setTimeout(r, 20));
+    if (query.answer === null) return { status: 'failed', reason: 'pre-checkout not answered in time' };
+    if (!query.answer.ok) return { status: 'failed', reason: query.answer.error_message ?? '' };
+    const chargeId = `stxFAKE${String(nextCharge++).padStart(6, '0')}${Math.random().toString(36).slice(2, 10)}`;
+    const user = userOf(payer);
+    starTransactions.push({ id: chargeId, amount: invoice.amount, date: Math.floor(Date.now() / 1000), source: { type: 'user', user: { id: user.id, is_bot: false, first_name: user.first_name }, invoice_payload: invoice.payload } });
+    const message = {
+      message_id: 1_000_000 + nextCharge,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: payer.id, type: 'private', first_name: user.first_name },
+      from: user,
+      successful_payment: { currency: 'XTR', total_amount: invoice.amount, invoice_payload: invoice.payload, telegram_payment_charge_id: chargeId, provider_payment_charge_id: '' },
+    };
+    charges.set(chargeId, { userId: payer.id, amount: invoice.amount, refunded: false, message });
+    for (let i = 0; i < (opts.times ?? 1); i++) deliver({ message });
+    return { status: 'paid', chargeId };
+  };
+
   return {
     ...server,
+    close: async () => {
+      closed = true;
+      await server.close();
+    },
+    invoices,
+    starTransactions,
+    get transport() {
+      return hooksState.transport;
+    },
+    set transport(v) {
+      hooksState.transport = v;
+    },
+    invoiceOf: (link) => invoices.get(link.replace(/^https:\/\/t\.me\/\$/, '')),
+    pay,
+    redeliverPayment: (chargeId) => {
+      const c = charges.get(chargeId);
+      if (c) deliver({ message: c.message });
+    },
+    get undelivered() {
+      return pendingDeliveries.size;
+    },
     apiRoot: server.url,
     token,
     delivered,

@@ -18,6 +18,7 @@ import type {
   WalletLinkPayload,
 } from '../../../engine/api-types.ts';
 import { economy } from '../../../engine/economy.ts';
+import type { ShopOrderState, ShopOrderView, ShopView } from '../../../engine/shop.ts';
 import { required, type ApiClient } from './client.ts';
 
 /** The §7 calls the mini-app makes outside the engine (which owns the status, /click, /claim, /update-level). */
@@ -104,3 +105,8 @@ export const getTonProofPayload = (api: ApiClient) => api.request<{ payload: str
 export const linkTonWallet = (api: ApiClient, body: WalletLinkPayload) =>
   api.request<WalletInfo>('/wallet/link', { method: 'POST', body: required(body, 'body', 'linkWallet') });
 export const unlinkTonWallet = (api: ApiClient) => api.request<WalletInfo>('/wallet/unlink', { method: 'POST' });
+
+/** The Stars shop (docs/shop.md): its items, a new order with its invoice link, an order's state. */
+export const getShop = (api: ApiClient) => api.request<ShopView>('/shop');
+export const createShopOrder = (api: ApiClient, itemId: string) => api.request<ShopOrderView>('/shop/orders', { method: 'POST', body: { itemId } });
+export const getShopOrder = (api: ApiClient, orderId: string) => api.request<ShopOrderState>(`/shop/orders/${encodeURIComponent(orderId)}`);

@@ -26,6 +26,8 @@ export const keys = {
   leaderboard: (page: number) => ['leaderboard', page] as const,
   refLink: ['refLink'] as const,
   preparedInvite: ['preparedInvite'] as const,
+  /** The Stars shop's items and today's limits (docs/shop.md). */
+  shop: ['shop'] as const,
 };
 
 export const useTasks = (type: TaskType, enabled = true) => {

@@ -11,6 +11,7 @@ import { Tabs } from '../ui/tabs.tsx';
 import { boosterKeys, boostView, itemKeys } from './boost-model.ts';
 import { UpgradePopup } from './upgrade-popup.tsx';
 import { ComboPanel } from '../daily/combo-panel.tsx';
+import { ShopPanel } from '../shop/shop-panel.tsx';
 import './boost.css';
 
 
@@ -78,9 +79,12 @@ export const BoostScreen = () => {
       </div>
       <Tabs label={_('app.boost.tabs')} tabs={tabs} value={tab} onChange={setTab} />
       {tab === 'booster' ? (
-        <div className="list">
-          {boosterKeys.map((key) => <BoosterRow key={key} boostKey={key} onOpen={openKey} />)}
-        </div>
+        <>
+          <div className="list">
+            {boosterKeys.map((key) => <BoosterRow key={key} boostKey={key} onOpen={openKey} />)}
+          </div>
+          <ShopPanel />
+        </>
       ) : (
         <>
           <ComboPanel />

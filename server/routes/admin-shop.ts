@@ -1,0 +1,42 @@
+/**
+ * The console's Stars shop (docs/shop.md, docs/admin.md "Shop"): the catalog and its edits, Stars
+ * revenue a day by item (the maintained aggregate, never a scan of the orders), the reconciliation's
+ * flags, and refunds. Each action writes its own audit row. Registered inside the guarded console scope.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { adminOf } from '../console/sessions.ts';
+import { listItems, reconciliationFlags, refundOrder, refundUnmatchedPayment, revenueByDay, updateShopItem, type ItemEdit } from '../shop/exports.ts';
+import type { AdminContext } from './admin-context.ts';
+import { int, obj, rowId } from './validation.ts';
+
+const titlesSchema = { type: 'object', maxProperties: 9, additionalProperties: { type: 'string', maxLength: 64 } } as const;
+
+export const adminShopRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+  const actorOf = (request: Parameters<typeof adminOf>[0]) => ({ kind: 'console', adminId: adminOf(request).adminId }) as const;
+
+  app.get('/shop', { schema: { querystring: obj({ days: int(1, 90) }) } }, async (request) => {
+    const days = (request.query as { days?: number }).days ?? 14;
+    const now = ctx.clock.now();
+    const [items, revenue, flags] = await Promise.all([listItems(ctx.reads), revenueByDay(ctx.reads, now, days), reconciliationFlags(ctx.reads)]);
+    return { items, revenue, flags };
+  });
+
+  app.post(
+    '/shop/items/:id',
+    {
+      schema: {
+        params: obj({ id: { type: 'string', pattern: '^[a-z0-9-]{1,32}$' } }, ['id']),
+        body: obj({ priceStars: int(1, 10_000), amount: int(0, 1_000_000), dailyLimit: int(1, 100), enabled: { type: 'boolean' }, titles: titlesSchema }),
+      },
+    },
+    async (request) => updateShopItem(ctx.db, actorOf(request), (request.params as { id: string }).id, request.body as ItemEdit, ctx.clock.now()),
+  );
+
+  app.post('/shop/orders/:orderId/refund', { schema: { params: obj({ orderId: rowId }, ['orderId']) } }, async (request) =>
+    refundOrder(ctx.db, ctx.config, actorOf(request), (request.params as { orderId: number }).orderId, ctx.clock.now()),
+  );
+
+  app.post('/shop/payments/:chargeId/refund', { schema: { params: obj({ chargeId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } }, ['chargeId']) } }, async (request) =>
+    refundUnmatchedPayment(ctx.db, ctx.config, actorOf(request), (request.params as { chargeId: string }).chargeId, ctx.clock.now()),
+  );
+};
