@@ -86,7 +86,7 @@ export interface HaCluster {
   /** Starts the member's Patroni again (it starts its PostgreSQL, rewinding it when needed). */
   startMember(name: string): void;
   /** `patronictl switchover --force` to `candidate` (any synchronous standby when not given). */
-  switchover(candidate?: string): void;
+  switchover(candidate?: string): Promise<void>;
   /** HAProxy's status of a server ('UP', 'DOWN', 'MAINT', …) from its stats CSV. */
   haproxyStatus(backend: string, server: string): Promise<string>;
   /** The end of every log, for a failure's message. */
@@ -185,9 +185,15 @@ export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): 
     if (ids !== undefined) spawnSync('chown', [`${ids.uid}:${ids.gid}`, memberDir]);
     chmodSync(memberDir, 0o700);
     const file = join(memberDir, 'patroni.yml');
+    // As every private cluster of the tests (pg-cluster.ts): no fsync, which only matters when the
+    // operating system crashes, not when processes are killed; the template itself is unchanged.
+    const forTests = (yml: string) =>
+      yml
+        .replace(/^ {2}initdb:\n/m, (m) => `${m}    - no-sync\n`)
+        .replace(/^ {2}parameters:\n/m, (m) => `${m}    fsync: "off"\n`);
     writeFileSync(
       file,
-      renderTemplate(template('patroni.yml'), {
+      forTests(renderTemplate(template('patroni.yml'), {
         MEMBER_NAME: m.name,
         MEMBER_HOST: host,
         RESTAPI_PORT: m.restPort,
@@ -201,7 +207,7 @@ export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): 
         REPLICATION_USER: 'replicator',
         REPLICATION_PASSWORD: 'money-ha-test-replication',
         CLUSTER_NETWORK: '127.0.0.1/32',
-      }),
+      })),
     );
     return file;
   };
@@ -268,7 +274,7 @@ export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): 
       }
       throw new Error(`no leader within ${timeoutMs} ms: ${JSON.stringify(await clusterState())}\n${cluster.logs()}`);
     },
-    waitForReplicas: async (n, timeoutMs = 120_000) => {
+    waitForReplicas: async (n, timeoutMs = 180_000) => {
       const until = Date.now() + timeoutMs;
       let last: MemberState[] = [];
       while (Date.now() < until) {
@@ -291,11 +297,18 @@ export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): 
       kill9([...(patroni?.pid !== undefined && patroni.exitCode === null ? [patroni.pid] : []), ...postmasterPids(m)]);
     },
     startMember,
-    switchover: (candidate) => {
+    switchover: async (candidate) => {
+      // Not spawnSync: the click load shares this event loop and must keep going meanwhile.
       const args = ['-c', memberConfigs.get(members.find((m) => m.running())!.name)!, 'switchover', 'money', '--force', ...(candidate !== undefined ? ['--candidate', candidate] : [])];
-      const r = spawnSync(bins.patronictl, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: dir } });
-      if (r.status !== 0) throw new Error(`patronictl switchover failed (${r.status}): ${r.stdout}\n${r.stderr}`);
-      log(r.stdout.trim());
+      const child = spawn(bins.patronictl, args, { env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const code = await new Promise<number | null>((res) => child.once('exit', res));
+      clearTimeout(timer);
+      if (code !== 0) throw new Error(`patronictl switchover failed (${code}): ${out}`);
+      log(out.split('\n').filter((l) => /Successfully|switched/i.test(l)).join(' ').trim());
     },
     haproxyStatus: async (backend, server) => {
       const csv = await (await fetch(`http://${host}:${stats}/;csv`, { signal: AbortSignal.timeout(2_000) })).text();
@@ -348,7 +361,7 @@ export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): 
 
     // The first member bootstraps alone; the others then clone it, so none races to initdb.
     startMember('pg1');
-    await cluster.waitForLeader(120_000);
+    await cluster.waitForLeader(240_000);
     log('the first member leads');
     startMember('pg2');
     startMember('pg3');
