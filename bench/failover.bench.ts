@@ -47,7 +47,7 @@ const main = async () => {
   let cluster: HaCluster | undefined;
   let server: RunningServer | undefined;
   try {
-    cluster = await startHaCluster({ log: (m) => console.log(`failover: ${m}`) });
+    cluster = await startHaCluster({ log: (m) => console.log(`failover: ${m}`), portBase: 55520 });
     const c = cluster;
     server = await startServer({
       dataDir,

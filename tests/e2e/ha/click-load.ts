@@ -72,7 +72,8 @@ export const startClickLoad = (o: LoadOptions): ClickLoad => {
         }).catch((err: unknown) => err as Error);
         const at = performance.now();
         if (res instanceof Error) {
-          lostAnswers.push({ what: `${batchId}: ${res.message}`, at });
+          const cause = (res as { cause?: { message?: string; code?: string } }).cause;
+          lostAnswers.push({ what: `${batchId}: ${res.message}${cause !== undefined ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}`, at });
           await sleep(200);
           continue;
         }

@@ -30,8 +30,9 @@ export const missingHaBinaries = (): string[] => [
   ...(process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0 ? ['the postgres user'] : []),
 ];
 
-// 16 ports a run: etcd ×2, three members ×2, HAProxy ×4, two API processes, and spares.
-const spareports = Array.from({ length: 40 }, (_, i) => 55470 + i);
+// 16 ports a run: etcd ×2, three members ×2, HAProxy ×4, two API processes, and spares. The tests
+// take 55470–55509, bench:failover 55520–55559, so a test and the bench never pick the same port.
+const spareports = (base: number) => Array.from({ length: 40 }, (_, i) => base + i);
 
 export const superuserPassword = 'money-ha-test-superuser';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,9 +140,9 @@ export const sqlOn = async <T extends pg.QueryResultRow>(url: string, text: stri
  * and HAProxy; resolves once a leader and two streaming replicas, one synchronous, are seen.
  * `apiServers` names the API ports HAProxy sends players to (the caller starts MONEY on them).
  */
-export const startHaCluster = async (opts: { log?: (m: string) => void } = {}): Promise<HaCluster> => {
+export const startHaCluster = async (opts: { log?: (m: string) => void; portBase?: number } = {}): Promise<HaCluster> => {
   const log = opts.log ?? (() => {});
-  const p = await freePorts(spareports, 16);
+  const p = await freePorts(spareports(opts.portBase ?? 55470), 16);
   const [etcdClient, etcdPeer, write, read, api, stats, api1, api2] = p as [number, number, number, number, number, number, number, number];
   const dir = clusterDir('money-ha-');
   const ids = postgresIds();
