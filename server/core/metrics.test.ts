@@ -75,8 +75,25 @@ describe('the metrics of one process', () => {
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(text).toMatch(/^money_broadcast_messages_total\{outcome="retry"\} 0$/m);
     expect(text).toMatch(/^money_redis_rank_fallbacks_total\{reason="unavailable"\} 0$/m);
+    for (const reason of ['lagging', 'down', 'promoted']) expect(text).toMatch(new RegExp(`^money_db_replica_fallbacks_total\\{reason="${reason}"\\} 0$`, 'm'));
     expect(text).toMatch(/^# TYPE money_http_request_duration_seconds histogram$/m);
     expect(metricsRegistry.getSingleMetric('process_cpu_user_seconds_total')).toBeUndefined();
+  });
+});
+
+describe('the counters alerts and rates read, before their first event', () => {
+  it("has a pool's waits and time-outs at 0 from its opening, and a job's failures from its start", async () => {
+    const untrack = trackPool('at-zero', { waitingCount: 0, idleCount: 0, totalCount: 0 });
+    recordJobStarted('at-zero-job', 60_000);
+    const { text } = await scrape();
+    for (const name of ['money_db_pool_waits_total', 'money_db_pool_timeouts_total', 'money_db_statement_timeouts_total']) expect(text).toMatch(new RegExp(`^${name}\\{pool="at-zero"\\} 0$`, 'm'));
+    expect(text).toMatch(/^money_job_failures_total\{name="at-zero-job"\} 0$/m);
+    // The first event is then an increase from 0, which rate() and increase() see.
+    metrics.db.poolTimeouts.inc({ pool: 'at-zero' });
+    metrics.jobs.failures.inc({ name: 'at-zero-job' });
+    expect(await valueOf(metrics.db.poolTimeouts, { pool: 'at-zero' })).toBe(1);
+    expect(await valueOf(metrics.jobs.failures, { name: 'at-zero-job' })).toBe(1);
+    untrack();
   });
 });
 

@@ -162,11 +162,14 @@ export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unkn
 export type ShedReason = 'inFlight' | 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes' | 'queueDelay';
 /** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
 export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
+/** The reasons of money_db_replica_fallbacks_total: every state of server/core/db/replica.ts but `replica`. */
+export type ReplicaFallbackReason = 'lagging' | 'down' | 'promoted';
 
 // Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
 for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
 for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
 for (const reason of ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] satisfies ShedReason[]) metrics.http.shed.inc({ reason }, 0);
+for (const reason of ['lagging', 'down', 'promoted'] satisfies ReplicaFallbackReason[]) metrics.db.replicaFallbacks.inc({ reason }, 0);
 
 /** The pool numbers money_db_pool_waiting_clients reads (pg.Pool has them). */
 export interface PoolStats {
@@ -177,8 +180,12 @@ export interface PoolStats {
 const pools = new Set<{ name: string; pool: PoolStats }>();
 const databases = new Set<{ name: string; probe: () => Promise<boolean> }>();
 
-/** Counts `pool` in the pool gauges under `name` until the returned function is called (its close). */
+/**
+ * Counts `pool` in the pool gauges under `name` until the returned function is called (its close);
+ * its waits, connect and statement time-outs are series at 0 from here on.
+ */
 export const trackPool = (name: string, pool: PoolStats): (() => void) => {
+  for (const counter of [metrics.db.poolWaits, metrics.db.poolTimeouts, metrics.db.statementTimeouts]) counter.inc({ pool: name }, 0);
   const entry = { name, pool };
   pools.add(entry);
   return () => void pools.delete(entry);
@@ -219,8 +226,9 @@ export const recordJobCheck = (job: string, seconds: number, didWork: boolean, n
   metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
 };
 
-/** A job as the scheduler starts it: its check interval, and its start as the first "last success". */
+/** A job as the scheduler starts it: its check interval, its start as the first "last success", its failures at 0. */
 export const recordJobStarted = (job: string, checkEveryMs: number, nowMs: number = Date.now()): void => {
+  metrics.jobs.failures.inc({ name: job }, 0);
   metrics.jobs.checkInterval.set({ name: job }, checkEveryMs / 1000);
   metrics.jobs.lastSuccess.set({ name: job }, nowMs / 1000);
 };

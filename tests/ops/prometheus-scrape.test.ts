@@ -163,6 +163,11 @@ describe.skipIf(skipWithout('prometheus scrape', prometheusPath))('a real Promet
       ['uncertain', 0],
     ]);
     expect([...byLabel('Rank fall-backs to PostgreSQL per second/A', 'reason').values()]).toEqual([0, 0, 0, 0]);
+    expect([...byLabel('Replica fall-backs to the primary per second/A', 'reason')].sort()).toEqual([
+      ['down', 0],
+      ['lagging', 0],
+      ['promoted', 0],
+    ]);
     // The scheduled jobs checked in: seconds since each one's last success, small.
     const sinceSuccess = byLabel("Seconds since each job's last success/A", 'name');
     expect([...sinceSuccess.keys()].sort()).toEqual(['daily-reset', 'stats-reconcile', 'stats-refresh']);
@@ -181,6 +186,15 @@ describe.skipIf(skipWithout('prometheus scrape', prometheusPath))('a real Promet
         'Pool waits and time-outs per second/B',
         'Pool waits and time-outs per second/C',
         'Callers waiting for a connection/A',
+        // No replica and no Patroni behind this PGlite server (tests/e2e/ha/ runs them).
+        'Social reads on the replica (lowest over processes)/A',
+        'Replica lag at the last check/A',
+        'Patroni leaders/A',
+        'Patroni synchronous standbys/A',
+        'Patroni members by role/A',
+        'Patroni members by role/B',
+        'Patroni members by role/C',
+        'Replica WAL behind the leader/A',
         'Broadcast queue depth/A',
         'Telegram 429s per second/A',
         'Job run p99/A',
@@ -211,6 +225,7 @@ const checked = new Set([
   'Claim proof p99/A',
   'Broadcast sends per second by outcome/A',
   'Rank fall-backs to PostgreSQL per second/A',
+  'Replica fall-backs to the primary per second/A',
   "Seconds since each job's last success/A",
   'Resident memory/A',
   'Event-loop lag p99/A',

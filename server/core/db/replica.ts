@@ -11,12 +11,12 @@
  * the primary until a check finds it fresh again. A read the replica fails between two checks is
  * run on the primary at once and marks the replica down until the next check.
  */
-import { metrics } from '../metrics.ts';
+import { metrics, type ReplicaFallbackReason } from '../metrics.ts';
 import type { Db, QueryOptions, QueryResult } from './db.ts';
 import { isUnavailable } from './errors.ts';
 
 /** Where the social reads go: `replica`, or the primary because the replica is lagging, down or promoted. */
-export type ReplicaState = 'replica' | 'lagging' | 'down' | 'promoted';
+export type ReplicaState = 'replica' | ReplicaFallbackReason;
 
 export interface ReplicaOptions {
   /** Past this replay lag the reads go to the primary (REPLICA_MAX_LAG_MS). */
