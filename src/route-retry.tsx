@@ -61,6 +61,15 @@ export function useRouteRetry(): { retry(): void } {
 }
 
 /**
+ * A route's `lazy`: its chunk is asked for with the backoff (src/retry-load.ts), and when every try
+ * failed the route shows `Failed`, its tree's "Reconnecting…". A `lazy()` that rejects is no
+ * answer: React Router keeps treating that route as loading and renders nothing in its place.
+ */
+export function lazyRoute<T>(load: () => Promise<T>, pick: (module: T) => ComponentType, Failed: ComponentType) {
+  return async (): Promise<{ Component: ComponentType }> => ({ Component: await retryLoad(load).then(pick, () => Failed) });
+}
+
+/**
  * `React.lazy` for a chunk outside the route table (a popup, the toaster, a console page): asked
  * for with the backoff (src/retry-load.ts); when every try failed, the error reaches the route's
  * error element, and the next render (its retry) asks for the chunk again, where React.lazy alone

@@ -4,12 +4,14 @@ import { Navigate } from 'react-router-dom';
 import { Shell } from './shell/shell.tsx';
 import { BootScreen } from './shell/boot-screen.tsx';
 import { RouteError } from './shell/route-error.tsx';
-import { retryLoad } from '../retry-load.ts';
+import { lazyRoute } from '../route-retry.tsx';
 
-/** A screen's chunk, asked for again with the backoff when it fails (src/retry-load.ts). */
+/**
+ * A screen's chunk, asked for again with the backoff when it fails; after its last try, and when
+ * it fails to render, the page area shows "Reconnecting…" under the shell (the bottom bar stays).
+ */
 const screen = <T,>(load: () => Promise<T>, pick: (m: T) => ComponentType) => ({
-  lazy: async () => ({ Component: pick(await retryLoad(load)) }),
-  // The page area shows "Reconnecting…" under the shell; the bottom bar stays.
+  lazy: lazyRoute(load, pick, RouteError),
   errorElement: <RouteError />,
 });
 

@@ -4,18 +4,18 @@ import { BotRedirect, miniAppPaths } from './bot-redirect.tsx';
 import { LandingPage } from './landing/landing-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
-import { retryLoad } from '../retry-load.ts';
+import { lazyRoute } from '../route-retry.tsx';
 import { SiteShell } from './shell/site-shell.tsx';
 
 /** A legal page's chunk together with the legal catalog in the active language (its own chunk too). */
-const withLegalText = async <T,>(page: () => Promise<T>): Promise<T> => (await Promise.all([retryLoad(page), loadDomain('legal')]))[0];
+const withLegalText = <T,>(page: () => Promise<T>) => async (): Promise<T> => (await Promise.all([page(), loadDomain('legal')]))[0];
 
 const pages: RouteObject[] = [
   { index: true, element: <LandingPage /> },
-  { path: 'policy', lazy: async () => ({ Component: (await withLegalText(() => import('./legal/policy-page.tsx'))).PolicyPage }) },
-  { path: 'terms', lazy: async () => ({ Component: (await withLegalText(() => import('./legal/terms-page.tsx'))).TermsPage }) },
+  { path: 'policy', lazy: lazyRoute(withLegalText(() => import('./legal/policy-page.tsx')), (m) => m.PolicyPage, RouteErrorPage) },
+  { path: 'terms', lazy: lazyRoute(withLegalText(() => import('./legal/terms-page.tsx')), (m) => m.TermsPage, RouteErrorPage) },
   // The airdrop's criteria and dates (docs/airdrop.md "Integrity review"): its own chunk.
-  { path: 'airdrop', lazy: async () => ({ Component: (await retryLoad(() => import('./airdrop/airdrop-page.tsx'))).AirdropPage }) },
+  { path: 'airdrop', lazy: lazyRoute(() => import('./airdrop/airdrop-page.tsx'), (m) => m.AirdropPage, RouteErrorPage) },
   { path: '*', element: <NotFoundPage /> },
 ];
 
