@@ -3,15 +3,19 @@ import { retryDelayMs } from '../engine/retry.ts';
 import { art } from './art-path.ts';
 
 /**
- * The address of a one-colour icon drawn as a CSS mask (docs/mini-app.md "Lost files"). A mask
+ * The `--icon` of a one-colour icon drawn as a CSS mask (docs/mini-app.md "Lost files"). A mask
  * whose file failed gives no error event and is never fetched again while its `url()` stays the
- * same, so each icon is watched by a probe of the same request (CORS mode, as masks are fetched):
- * when it fails, the probe tries again with the one backoff under a new address, and once that
- * loads every mask of the icon switches to it. An <img> of art is retried by src/retry-load.ts.
+ * same, so the file is loaded by a probe of the same request first (CORS mode, as masks are
+ * fetched; the mask then finds it in the memory cache), and the mask gets the address only once
+ * it has loaded. A probe that fails tries again with the one backoff under a new address (the
+ * server ignores the query). An <img> of art is retried by src/retry-load.ts.
  */
-const recovered = new Map<string, string>();
+const loaded = new Map<string, string>();
 const probed = new Set<string>();
 const listeners = new Set<() => void>();
+
+// Until its file is in, an icon masks everything out: nothing shows rather than a filled box.
+const blank = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E")`;
 
 const subscribe = (listener: () => void): (() => void) => {
   listeners.add(listener);
@@ -23,21 +27,20 @@ const probe = (name: string, attempt: number): void => {
   const img = new Image();
   img.crossOrigin = 'anonymous';
   img.onload = () => {
-    if (attempt === 0) return;
-    recovered.set(name, url);
+    loaded.set(name, url);
     for (const listener of listeners) listener();
   };
   img.onerror = () => setTimeout(() => probe(name, attempt + 1), retryDelayMs(attempt));
   img.src = url;
 };
 
-/** The icon's address now: the plain one, or the one that loaded after a failure. */
-export function useArtUrl(name: string): string {
-  const url = useSyncExternalStore(subscribe, () => recovered.get(name) ?? art(name));
+/** The icon's mask image now: its file once loaded, else a blank one. */
+export function useArtMask(name: string): string {
+  const url = useSyncExternalStore(subscribe, () => loaded.get(name));
   useEffect(() => {
     if (probed.has(name)) return;
     probed.add(name);
     probe(name, 0);
   }, [name]);
-  return url;
+  return url === undefined ? blank : `url(${url})`;
 }

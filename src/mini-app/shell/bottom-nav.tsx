@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { NavLink } from 'react-router-dom';
-import { useArtUrl } from '../../art-url.ts';
+import { useArtMask } from '../../art-url.ts';
 import { haptic } from '../../telegram.ts';
 
 /** The bottom navigation, in the order of §2. */
@@ -14,7 +14,7 @@ export const navItems = [
 
 /** A nav icon is a CSS mask; its file is asked for again if it failed (src/art-url.ts). */
 const NavIcon = ({ name }: { name: string }) => (
-  <span className="nav__icon" style={{ ['--icon' as string]: `url(${useArtUrl(name)})` }} aria-hidden="true" />
+  <span className="nav__icon" style={{ ['--icon' as string]: useArtMask(name) }} aria-hidden="true" />
 );
 
 /** §2: /, /earn, /boost, /invite, /wallet; shown only once the welcome reward is claimed. */

@@ -1,5 +1,5 @@
 import { art, productName } from '../../art-path.ts';
-import { useArtUrl } from '../../art-url.ts';
+import { useArtMask } from '../../art-url.ts';
 
 export { art, productName };
 
@@ -28,6 +28,6 @@ export const Icon = ({ name, size = 18, className = '' }: { name: string; size?:
   <span
     className={`mask-icon ${className}`}
     aria-hidden="true"
-    style={{ width: size, height: size, ['--icon' as string]: `url(${useArtUrl(name)})` }}
+    style={{ width: size, height: size, ['--icon' as string]: useArtMask(name) }}
   />
 );

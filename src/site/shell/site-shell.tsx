@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { economy } from '../../../engine/economy.ts';
-import { useArtUrl } from '../../art-url.ts';
+import { useArtMask } from '../../art-url.ts';
 import { botLink, config } from '../../config.ts';
 import { AlternateLinks, LanguageSwitcher } from './language-switcher.tsx';
 
@@ -17,7 +17,7 @@ const Logo = () => {
 
 /** A line icon drawn as a mask in the link's colour; its file is asked for again if it failed (src/art-url.ts). */
 const SocialIcon = ({ name }: { name: string }) => (
-  <span className="icon" style={{ ['--icon' as string]: `url(${useArtUrl(name)})` }} aria-hidden="true" />
+  <span className="icon" style={{ ['--icon' as string]: useArtMask(name) }} aria-hidden="true" />
 );
 
 /** §2 header: the social network, the channel, the community and CLICK NOW, every URL from config. */
