@@ -1,4 +1,5 @@
 import { paintBootScreen } from './boot-screen.ts';
+import { retryFailedFiles, retryLoad } from './retry-load.ts';
 
 /**
  * The entry: decides once at load which route tree applies (spec §2). With Telegram init data the
@@ -25,11 +26,14 @@ export const basename = window.location.pathname.startsWith('/app') ? '/app' : '
 /** The operator console has its own route tree and chunks under /admin (docs/admin.md). */
 const isConsole = /^\/admin(\/|$)/.test(window.location.pathname);
 
+// A stylesheet or a piece of art that fails is fetched again (docs/mini-app.md "Lost files"); a
+// tree's chunk is asked for until it comes, with the backoff (the boot coin stays meanwhile).
+retryFailedFiles();
 const root = document.getElementById('root');
-if (root && isConsole) void import('./admin/app.tsx').then((m) => m.mount(root));
+if (root && isConsole) void retryLoad(() => import('./admin/app.tsx'), Infinity).then((m) => m.mount(root));
 else if (root) {
   const miniApp = hasInitData();
   if (miniApp) paintBootScreen();
-  const tree = miniApp ? import('./mini-app/app.tsx') : import('./site/app.tsx');
+  const tree = retryLoad(() => (miniApp ? import('./mini-app/app.tsx') : import('./site/app.tsx')), Infinity);
   void tree.then((m) => m.mount(root, basename));
 }

@@ -1,6 +1,7 @@
 import type WebAppSdk from '@twa-dev/sdk';
 import type { KeyValueStore } from '../engine/ports.ts';
 import { i18n } from './i18n/i18n.ts';
+import { retryLoad } from './retry-load.ts';
 import { launchClient } from './telegram-launch.ts';
 import { startViewport } from './telegram-viewport.ts';
 import { since, type TelegramFeature } from './telegram-versions.ts';
@@ -36,7 +37,7 @@ const waiting: (() => void)[] = [];
 export const loadTelegramSdk = (): Promise<void> => {
   // A client already in place (a test's stand-in) is the one to use.
   if (installed() && !sdk) return Promise.resolve();
-  sdk ??= import('@twa-dev/sdk').then(
+  sdk ??= retryLoad(() => import('@twa-dev/sdk')).then(
     () => {
       for (const run of waiting.splice(0)) run();
     },

@@ -4,6 +4,8 @@
  */
 import { adminApiPrefix, csrfHeader, type AdminError } from '../../engine/admin-types.ts';
 import { errorMessageOf } from '../../engine/error-body.ts';
+import { retryDelayMs } from '../../engine/retry.ts';
+import { retrying } from '../retry-load.ts';
 
 export class AdminApiError extends Error {
   constructor(
@@ -11,6 +13,8 @@ export class AdminApiError extends Error {
     message: string,
     readonly field?: string,
     readonly fields?: Record<string, string>,
+    /** A 503's Retry-After: the server is shedding load or its database is away, and asks to come back. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -23,6 +27,12 @@ export const setCsrfToken = (token: string) => {
 };
 
 const timeoutMs = 15_000;
+
+/** Retry-After in seconds (the server's form), as milliseconds; undefined when absent or not a number. */
+const retryAfterMsOf = (r: Response): number | undefined => {
+  const seconds = Number(r.headers.get('retry-after') ?? Number.NaN);
+  return r.status === 503 && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1_000 : undefined;
+};
 
 export const adminRequest = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> => {
   let r: Response;
@@ -38,10 +48,21 @@ export const adminRequest = async <T>(method: 'GET' | 'POST' | 'PUT', path: stri
     throw new AdminApiError(0, 'The server did not answer; check the connection and try again.');
   }
   const json = (await r.json().catch(() => ({}))) as Partial<AdminError> & T;
-  if (!r.ok) throw new AdminApiError(r.status, errorMessageOf(json) ?? `HTTP ${r.status}`, json.field, json.fields);
+  if (!r.ok) throw new AdminApiError(r.status, errorMessageOf(json) ?? `HTTP ${r.status}`, json.field, json.fields, retryAfterMsOf(r));
   return json;
 };
 
-export const get = <T>(path: string) => adminRequest<T>('GET', path);
+/**
+ * How often a read answered 503 with Retry-After (the server shedding load, or its database away:
+ * docs/faults.md) is tried. It is tried again calmly, the page loading meanwhile: each wait is the
+ * one backoff (engine/retry.ts), never shorter than the server asked; with its 1 s Retry-After
+ * about a minute in all, after which the page shows the server's message. Writes are never resent.
+ */
+export const busyReadAttempts = 7;
+
+const busyWaitMs = (attempt: number, err: unknown): number | undefined =>
+  err instanceof AdminApiError && err.retryAfterMs !== undefined ? Math.max(err.retryAfterMs, retryDelayMs(attempt)) : undefined;
+
+export const get = <T>(path: string): Promise<T> => retrying(() => adminRequest<T>('GET', path), { attempts: busyReadAttempts, waitMs: busyWaitMs });
 export const post = <T>(path: string, body: unknown = {}) => adminRequest<T>('POST', path, body);
 export const put = <T>(path: string, body: unknown) => adminRequest<T>('PUT', path, body);

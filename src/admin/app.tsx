@@ -6,7 +6,9 @@
  */
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Outlet, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { RetryingRouter } from '../route-retry.tsx';
+import { RouteError } from './route-error.tsx';
 import { adminRoutes } from './routes.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 import { Shell } from './shell.tsx';
@@ -31,21 +33,26 @@ const ConsoleLayout = () => {
 export const consoleRoutes: RouteObject[] = [
   {
     element: <ConsoleLayout />,
-    children: [...adminRoutes.map((r) => ({ path: r.path, element: <r.Page /> })), { path: '*', element: <p>No such page.</p> }],
+    errorElement: <RouteError />,
+    // A page that fails shows "Reconnecting…" in the shell, the nav beside it.
+    children: [...adminRoutes.map((r) => ({ path: r.path, element: <r.Page />, errorElement: <RouteError /> })), { path: '*', element: <p>No such page.</p> }],
   },
 ];
 
-export const AdminApp = ({ router }: { router: Parameters<typeof RouterProvider>[0]['router'] }) => (
+/** The console with the router `create` makes (made again when a failed page tries again). */
+export const AdminApp = ({ create }: { create: () => ReturnType<typeof createBrowserRouter> }) => (
   <SessionProvider>
-    <RouterProvider router={router} />
+    <RetryingRouter create={create} />
   </SessionProvider>
 );
+
+const createRouter = () => createBrowserRouter(consoleRoutes, { basename: '/admin' });
 
 export const mount = (root: HTMLElement): void => {
   document.title = 'MONEY console';
   createRoot(root).render(
     <StrictMode>
-      <AdminApp router={createBrowserRouter(consoleRoutes, { basename: '/admin' })} />
+      <AdminApp create={createRouter} />
     </StrictMode>,
   );
 };

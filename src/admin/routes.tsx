@@ -1,5 +1,6 @@
 /** The console's pages as a data table: the nav and the router both read it. */
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
+import { retryingLazy } from '../route-retry.tsx';
 
 export interface AdminRoute {
   path: string;
@@ -8,7 +9,8 @@ export interface AdminRoute {
   Page: ComponentType;
 }
 
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+/** A page's own chunk, asked for again with the backoff when it fails (src/retry-load.ts). */
+const page = (load: () => Promise<{ default: ComponentType }>) => retryingLazy(load);
 
 export const adminRoutes: AdminRoute[] = [
   { path: '/', label: 'Dashboard', Page: page(() => import('./pages/dashboard-page.tsx')) },

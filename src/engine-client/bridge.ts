@@ -1,5 +1,6 @@
 import { batch, type Signal } from '@preact/signals-react';
 import * as Comlink from 'comlink';
+import { retryDelayMs } from '../../engine/retry.ts';
 import type { EngineActions, EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
 import type { EngineWorkerApi } from '../../engine/worker.ts';
 import {
@@ -49,6 +50,8 @@ export type WorkerFactory = () => Worker;
 const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/worker.ts', import.meta.url), { type: 'module' });
 
 let running: { worker: Worker; remote: Comlink.Remote<EngineWorkerApi> } | null = null;
+// Bumped by every start and stop: a worker made again after a failed load belongs to one start.
+let generation = 0;
 
 /** The snapshot fields that are one plain value each, with the signal that shows it (every one has one). */
 type ValueField = Exclude<keyof EngineSnapshot, 'version' | 'levels' | 'message'>;
@@ -105,34 +108,57 @@ export const startEngine = (options: StartEngineOptions, createWorker: WorkerFac
   stopEngine();
   applySnapshot(emptySnapshot); // a new game is not ready until its first status answers
   applyStatus(noStatus);
-  const worker = createWorker();
-  const remote = Comlink.wrap<EngineWorkerApi>(worker);
-  running = { worker, remote };
-  void remote.subscribe(Comlink.proxy(applySnapshot));
-  void remote.subscribeStatus(Comlink.proxy(applyStatus));
+  const started = generation;
   // The device storage answers asynchronously (and on 9.0 needs Telegram's script): the worker
   // loads its code meanwhile, and starts once the store and the device id are known.
-  (options.openDeviceStorage ?? openDeviceStorage)()
+  const storage = (options.openDeviceStorage ?? openDeviceStorage)()
     .catch(() => null)
-    .then(async (opened) => {
-      const { id, device } = await loadDeviceId(opened);
-      if (running?.remote !== remote) return; // stopped meanwhile
-      const start = { apiBase: options.apiBase, initData: options.initData, deviceId: options.deviceId ?? id };
-      await remote.start(start, device ? Comlink.proxy(device) : undefined);
-    })
-    .catch((error: unknown) => {
-      console.error('game engine failed to start', error);
+    .then((opened) => loadDeviceId(opened));
+  const launch = (attempt: number): void => {
+    const worker = createWorker();
+    const remote = Comlink.wrap<EngineWorkerApi>(worker);
+    const engine = { worker, remote };
+    running = engine;
+    // A worker whose script did not load (a busy server's 503, a lost connection) fires `error`
+    // and never answers: it is made again after the backoff (docs/mini-app.md "Lost files"). The
+    // screens wait on the boot coin for the first status meanwhile, so no action is lost.
+    let answered = false;
+    worker.addEventListener('error', () => {
+      if (answered || running !== engine) return;
+      terminate();
+      setTimeout(() => generation === started && launch(attempt + 1), retryDelayMs(attempt));
     });
+    void remote.subscribe(Comlink.proxy(applySnapshot)).then(() => (answered = true));
+    void remote.subscribeStatus(Comlink.proxy(applyStatus));
+    storage
+      .then(async ({ id, device }) => {
+        if (running !== engine) return; // stopped, or made again, meanwhile
+        const start = { apiBase: options.apiBase, initData: options.initData, deviceId: options.deviceId ?? id };
+        await remote.start(start, device ? Comlink.proxy(device) : undefined);
+      })
+      .catch((error: unknown) => {
+        console.error('game engine failed to start', error);
+      });
+  };
+  launch(0);
+  // Each action goes to this start's worker running now (one made again after a failed load, too).
+  const remote = (): Comlink.Remote<EngineWorkerApi> | undefined => (generation === started ? running?.remote : undefined);
+  const stopped = () => Promise.reject(new Error('the game engine is not running'));
   return {
-    tap: (count) => remote.tap(count),
-    upgrade: (levelKey) => remote.upgrade(levelKey),
-    claim: () => remote.claim(),
-    refresh: () => remote.refresh(),
+    tap: (count) => remote()?.tap(count) ?? 0,
+    upgrade: (levelKey) => remote()?.upgrade(levelKey) ?? stopped(),
+    claim: () => remote()?.claim() ?? stopped(),
+    refresh: () => remote()?.refresh() ?? stopped(),
   };
 };
 
 /** Stops the engine and terminates its worker; the signals keep their last values. */
 export const stopEngine = (): void => {
+  generation++;
+  terminate();
+};
+
+const terminate = (): void => {
   if (!running) return;
   const { worker, remote } = running;
   running = null;

@@ -2,6 +2,7 @@ import { setupI18n, type Messages } from '@lingui/core';
 import type { Domain } from '../../engine/i18n/catalog.ts';
 import { intlTag } from '../../engine/i18n/format.ts';
 import { defaultLocale, dirOf, type Locale } from '../../engine/i18n/locales.ts';
+import { retryLoad } from '../retry-load.ts';
 
 /**
  * The browser's one Lingui instance (docs/i18n.md). Catalogs are compiled at build time
@@ -21,14 +22,17 @@ export type ClientDomain = keyof typeof glob;
 const loaded = new Set<ClientDomain>();
 const fetched = new Map<string, Promise<Messages>>();
 
-/** One compiled catalog chunk (fetched once per domain and locale). */
+/**
+ * One compiled catalog chunk (fetched once per domain and locale; asked for again with the backoff
+ * when it fails, src/retry-load.ts, and anew by the next caller after its last try).
+ */
 export const loadCatalog = (domain: ClientDomain, locale: Locale): Promise<Messages> => {
   const key = `${domain}/${locale}`;
   let messages = fetched.get(key);
   if (!messages) {
     const load = (glob[domain] as Loaders)[`../../engine/i18n/catalogs/${domain}/${locale}.json`];
     if (!load) return Promise.reject(new Error(`no ${domain} catalog for ${locale}`));
-    messages = load().catch((error: unknown) => {
+    messages = retryLoad(load).catch((error: unknown) => {
       fetched.delete(key);
       throw error;
     });

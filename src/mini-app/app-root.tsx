@@ -1,9 +1,10 @@
 import { I18nProvider } from '@lingui/react';
 import { startTransition } from 'react';
 import type { Root } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter } from 'react-router-dom';
 import type { EngineActions } from '../../engine/snapshot.ts';
 import { i18n } from '../i18n/i18n.ts';
+import { RetryingRouter } from '../route-retry.tsx';
 import { createApiClient, type ApiClientOptions } from './api/client.ts';
 import { createQueryClient, Providers } from './providers.tsx';
 import { routes } from './routes.tsx';
@@ -14,13 +15,13 @@ import { routes } from './routes.tsx';
  * flight, so neither the router nor React Query weighs on the initial JS (docs/mini-app.md budget).
  */
 export const renderApp = (root: Root, { api, engine, basename }: { api: ApiClientOptions; engine: EngineActions; basename: string }): void => {
-  const router = createBrowserRouter(routes, { basename });
+  const createRouter = () => createBrowserRouter(routes, { basename });
   // A transition: React renders the tree in slices and yields between them, so a cheap phone's
   // main thread is never blocked for the whole tree at once (the boot screen stays meanwhile).
   startTransition(() => root.render(
     <I18nProvider i18n={i18n}>
       <Providers api={createApiClient(api)} engine={engine} queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
+        <RetryingRouter create={createRouter} />
       </Providers>
     </I18nProvider>,
   ));

@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { config } from '../config.ts';
 import { startEngine } from '../engine-client/bridge.ts';
+import { retryLoad } from '../retry-load.ts';
 import { initData, initTelegram } from '../telegram.ts';
 import { activateTelegramLocale } from './locale.ts';
 import { BootScreen } from './shell/boot-screen.tsx';
@@ -26,10 +27,13 @@ export const mount = (root: HTMLElement, basename: string): void => {
   const engine = startEngine(api);
   const reactRoot = createRoot(root);
   reactRoot.render(<BootScreen />);
-  const appRoot = nextTask().then(() => import('./app-root.tsx'));
+  // The rest of the app is asked for until it comes (docs/mini-app.md "Lost files"): the boot coin
+  // stays meanwhile, and no later screen can show "Reconnecting…" without it.
+  const appRoot = nextTask().then(() => retryLoad(() => import('./app-root.tsx'), Infinity));
   // Home's chunk is the index route's (the router asks for it at once, onboarding or not): asked
-  // for here, its preloads are not added inside the router's start.
-  void appRoot.then(nextTask).then(() => import('./home/home-screen.tsx'));
+  // for here, its preloads are not added inside the router's start. A failure here is the route's
+  // to retry.
+  void appRoot.then(nextTask).then(() => retryLoad(() => import('./home/home-screen.tsx'))).catch(() => undefined);
   // The tree renders once Telegram's language is active, or failed to load (the shell then waits as before).
   void Promise.all([appRoot, locale.catch(() => undefined)])
     .then(async (loaded) => (await nextTask(), loaded))

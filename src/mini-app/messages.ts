@@ -4,6 +4,7 @@ import { messages, type MessageKey } from '../../engine/messages.ts';
 import { refusalCatalogId, type Refusal } from '../../engine/refusals.ts';
 import { $online, $ready } from '../engine-client/signals.ts';
 import { i18n } from '../i18n/i18n.ts';
+import { retryLoad } from '../retry-load.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
 // §8's texts have one home in engine/messages.ts, shared with the engine and the server; the
@@ -45,7 +46,7 @@ export const notify = (text: string | Refusal, kind: MessageKind = 'info'): void
   // once a status has arrived; before that (step 1 without user data, §2) the toast is the answer.
   if (kind === 'error' && $ready.peek() && !$online.peek()) return;
   const shown = typeof text === 'string' ? localizeMessage(text) : localizeRefusal(text);
-  void Promise.all([import('sonner'), toasterReady]).then(([{ toast }]) => {
+  void Promise.all([retryLoad(() => import('sonner')), toasterReady]).then(([{ toast }]) => {
     toast.dismiss();
     const options = { duration: economy.toastDurationMs };
     if (kind === 'success') toast.success(shown, options);

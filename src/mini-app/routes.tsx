@@ -1,7 +1,19 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
 import { Shell } from './shell/shell.tsx';
 import { BootScreen } from './shell/boot-screen.tsx';
+import { RouteError } from './shell/route-error.tsx';
+import { lazyRoute } from '../route-retry.tsx';
+
+/**
+ * A screen's chunk, asked for again with the backoff when it fails; after its last try, and when
+ * it fails to render, the page area shows "Reconnecting…" under the shell (the bottom bar stays).
+ */
+const screen = <T,>(load: () => Promise<T>, pick: (m: T) => ComponentType) => ({
+  lazy: lazyRoute(load, pick, RouteError),
+  errorElement: <RouteError />,
+});
 
 /**
  * The mini-app route table (spec §2), as data. Every screen is its own lazy chunk, home too: the
@@ -14,14 +26,15 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <Shell />,
     HydrateFallback: BootScreen,
+    errorElement: <RouteError />,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('./home/home-screen.tsx')).HomeScreen }) },
-      { path: 'earn', lazy: async () => ({ Component: (await import('./earn/earn-screen.tsx')).EarnScreen }) },
-      { path: 'boost', lazy: async () => ({ Component: (await import('./boost/boost-screen.tsx')).BoostScreen }) },
-      { path: 'invite', lazy: async () => ({ Component: (await import('./invite/invite-screen.tsx')).InviteScreen }) },
-      { path: 'leaderboard', lazy: async () => ({ Component: (await import('./leaderboard/leaderboard-screen.tsx')).LeaderboardScreen }) },
-      { path: 'wallet', lazy: async () => ({ Component: (await import('./wallet/wallet-screen.tsx')).WalletScreen }) },
-      { path: 'comingsoon', lazy: async () => ({ Component: (await import('./comingsoon/coming-soon-screen.tsx')).ComingSoonScreen }) },
+      { index: true, ...screen(() => import('./home/home-screen.tsx'), (m) => m.HomeScreen) },
+      { path: 'earn', ...screen(() => import('./earn/earn-screen.tsx'), (m) => m.EarnScreen) },
+      { path: 'boost', ...screen(() => import('./boost/boost-screen.tsx'), (m) => m.BoostScreen) },
+      { path: 'invite', ...screen(() => import('./invite/invite-screen.tsx'), (m) => m.InviteScreen) },
+      { path: 'leaderboard', ...screen(() => import('./leaderboard/leaderboard-screen.tsx'), (m) => m.LeaderboardScreen) },
+      { path: 'wallet', ...screen(() => import('./wallet/wallet-screen.tsx'), (m) => m.WalletScreen) },
+      { path: 'comingsoon', ...screen(() => import('./comingsoon/coming-soon-screen.tsx'), (m) => m.ComingSoonScreen) },
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

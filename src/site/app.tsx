@@ -3,8 +3,9 @@ import './site.css';
 import { I18nProvider } from '@lingui/react';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter } from 'react-router-dom';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
+import { RetryingRouter } from '../route-retry.tsx';
 import { isMiniAppPath, leaveForBot } from './bot-redirect.tsx';
 import { siteRoutes } from './routes.tsx';
 import { initialSiteLocale } from './site-locale.ts';
@@ -27,15 +28,16 @@ export const mount = (root: HTMLElement, basename: string): void => {
     .then(() => render(root));
 };
 
+const createRouter = () => createBrowserRouter(siteRoutes);
+
 const render = (root: HTMLElement): void => {
-  const router = createBrowserRouter(siteRoutes);
   const reactRoot = createRoot(root);
   // A transition render yields every few ms, so the first paint is no single long task (TBT).
   startTransition(() =>
     reactRoot.render(
       <StrictMode>
         <I18nProvider i18n={i18n}>
-          <RouterProvider router={router} />
+          <RetryingRouter create={createRouter} />
         </I18nProvider>
       </StrictMode>,
     ),

@@ -1,13 +1,14 @@
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { Suspense, useCallback, useRef, useState } from 'react';
 import { demoPaths, type Task } from '../../../engine/api-types.ts';
 import { config } from '../../config.ts';
+import { retryingLazy } from '../../route-retry.tsx';
 import { isDemo } from '../demo.ts';
 import { messages, notify } from '../messages.ts';
 import { loadScript } from '../ui/load-script.ts';
 
 // In the demo, the stand-in widget script defines window.turnstile first, so Cloudflare's is never
 // loaded; it carries the id react-turnstile looks for to know its script is there.
-const Captcha = lazy(async () => {
+const Captcha = retryingLazy(async () => {
   if (isDemo('turnstile')) await loadScript(demoPaths.turnstileScript, 'cf-turnstile-script');
   return { default: (await import('./captcha.tsx')).Captcha };
 });

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { NavLink } from 'react-router-dom';
-import { art } from '../ui/art.tsx';
+import { useArtMask } from '../../art-url.ts';
 import { haptic } from '../../telegram.ts';
 
 /** The bottom navigation, in the order of §2. */
@@ -12,6 +12,11 @@ export const navItems = [
   { to: '/wallet', label: 'app.nav.wallet', icon: 'nav-wallet' },
 ] as const;
 
+/** A nav icon is a CSS mask; its file is asked for again if it failed (src/art-url.ts). */
+const NavIcon = ({ name }: { name: string }) => (
+  <span className="nav__icon" style={{ ['--icon' as string]: useArtMask(name) }} aria-hidden="true" />
+);
+
 /** §2: /, /earn, /boost, /invite, /wallet; shown only once the welcome reward is claimed. */
 export const BottomNav = () => {
   const { _ } = useLingui();
@@ -19,7 +24,7 @@ export const BottomNav = () => {
     <nav className="nav" aria-label={_('app.nav.main')}>
       {navItems.map((item) => (
         <NavLink key={item.to} to={item.to} end className="nav__link" onClick={() => haptic.tap()}>
-          <span className="nav__icon" style={{ ['--icon' as string]: `url(${art(item.icon)})` }} aria-hidden="true" />
+          <NavIcon name={item.icon} />
           {_(item.label)}
         </NavLink>
       ))}

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useLingui } from '@lingui/react';
 import { removeBootScreen } from '../../boot-screen.ts';
+import { retryingLazy } from '../../route-retry.tsx';
 import { loadTelegramSdk } from '../../telegram.ts';
 import { useStatus } from '../engine-context.tsx';
 import { useStartLocale } from '../locale.ts';
@@ -10,7 +11,7 @@ import { BottomNav } from './bottom-nav.tsx';
 import { Reconnecting } from './reconnecting.tsx';
 import { useEngineMessages, useStartParamReferral, useTelegramBackButton } from './shell-hooks.ts';
 
-const Onboarding = lazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
+const Onboarding = retryingLazy(async () => ({ default: (await import('../onboarding/onboarding.tsx')).Onboarding }));
 
 /** An operator froze this player: the server refuses taps, claims and purchases (docs/admin.md). */
 const FrozenBanner = ({ frozen }: { frozen: boolean | undefined }) => {

@@ -1,4 +1,5 @@
 import { art, productName } from '../../art-path.ts';
+import { useArtMask } from '../../art-url.ts';
 
 export { art, productName };
 
@@ -20,12 +21,13 @@ export const Avatar = ({ src, name, size = 40 }: { src: string | null | undefine
 
 /**
  * A one-colour icon (icon-*, nav-*: drawn in currentColor). An <img> cannot inherit the text
- * colour, so the SVG is used as a mask over `background: currentColor`.
+ * colour, so the SVG is used as a mask over `background: currentColor` (asked for again if it
+ * failed: src/art-url.ts).
  */
 export const Icon = ({ name, size = 18, className = '' }: { name: string; size?: number; className?: string }) => (
   <span
     className={`mask-icon ${className}`}
     aria-hidden="true"
-    style={{ width: size, height: size, ['--icon' as string]: `url(${art(name)})` }}
+    style={{ width: size, height: size, ['--icon' as string]: useArtMask(name) }}
   />
 );

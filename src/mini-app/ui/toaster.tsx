@@ -1,8 +1,9 @@
 import { useLingui } from '@lingui/react';
-import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
+import { Suspense, useEffect, type ComponentProps } from 'react';
 import type { Toaster as SonnerToaster } from 'sonner';
 import { economy } from '../../../engine/economy.ts';
 import { dirOf } from '../../../engine/i18n/locales.ts';
+import { retryingLazy } from '../../route-retry.tsx';
 import { appLocale } from '../locale.ts';
 
 /**
@@ -14,7 +15,7 @@ export const toasterReady = new Promise<void>((resolve) => {
   markReady = resolve;
 });
 
-const LazyToaster = lazy(async () => {
+const LazyToaster = retryingLazy(async () => {
   const { Toaster } = await import('sonner');
   const Ready = (props: ComponentProps<typeof SonnerToaster>) => {
     // Runs after the Toaster's own effect (children first), so it is subscribed by now.

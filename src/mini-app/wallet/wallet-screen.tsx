@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { economy } from '../../../engine/economy.ts';
+import { retryingLazy } from '../../route-retry.tsx';
 import { formatCount } from '../../../engine/i18n/format.ts';
 import { setPredictWallet } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
@@ -14,7 +15,7 @@ import { AirdropReviewNotice } from './airdrop-review-notice.tsx';
 import './wallet.css';
 
 // TON Connect is its own chunk, fetched when this screen renders (docs/airdrop.md).
-const TonWalletLink = lazy(() => import('./ton-wallet-link.tsx'));
+const TonWalletLink = retryingLazy(() => import('./ton-wallet-link.tsx'));
 
 /**
  * §2: the mock view is reachable only through an internal flag that the product never sets. The

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { economy } from '../../../engine/economy.ts';
 import type { PublicStats } from '../../../engine/api-types.ts';
 import { config } from '../../config.ts';
+import { retryLoad } from '../../retry-load.ts';
 
 /** §8: the one stats failure message; it is only logged, never shown. */
 export const statsFailure = 'Network response was not ok';
@@ -28,7 +29,7 @@ export type FormatCompact = (value: string | number) => string;
 // once numbers arrive: load it alongside the first fetch, off the first render's path.
 let formatModule: Promise<FormatCompact> | undefined;
 const loadFormat = (): Promise<FormatCompact> =>
-  (formatModule ??= import('../../../engine/format.ts').then(
+  (formatModule ??= retryLoad(() => import('../../../engine/format.ts')).then(
     (m) => m.formatCompact,
     (error: unknown) => {
       console.error(error);

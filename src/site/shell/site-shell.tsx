@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { economy } from '../../../engine/economy.ts';
+import { useArtMask } from '../../art-url.ts';
 import { botLink, config } from '../../config.ts';
 import { AlternateLinks, LanguageSwitcher } from './language-switcher.tsx';
 
@@ -14,6 +15,11 @@ const Logo = () => {
   );
 };
 
+/** A line icon drawn as a mask in the link's colour; its file is asked for again if it failed (src/art-url.ts). */
+const SocialIcon = ({ name }: { name: string }) => (
+  <span className="icon" style={{ ['--icon' as string]: useArtMask(name) }} aria-hidden="true" />
+);
+
 /** §2 header: the social network, the channel, the community and CLICK NOW, every URL from config. */
 const Header = () => {
   const { _ } = useLingui();
@@ -24,14 +30,14 @@ const Header = () => {
         <div className="header-links">
           <nav className="header-nav" aria-label={_('site.shell.socialNav')}>
             <a href={config.twitterUrl}>
-              <span className="icon icon-x" aria-hidden="true" />X
+              <SocialIcon name="icon-x" />X
             </a>
             <a href={config.channelUrl}>
-              <span className="icon icon-telegram" aria-hidden="true" />
+              <SocialIcon name="icon-telegram" />
               {_('site.shell.channel')}
             </a>
             <a href={config.communityUrl}>
-              <span className="icon icon-community" aria-hidden="true" />
+              <SocialIcon name="nav-invite" />
               {_('site.shell.community')}
             </a>
           </nav>
@@ -59,10 +65,10 @@ const Footer = () => {
         </nav>
         <div className="footer-icons">
           <a href={config.twitterUrl} aria-label={_('site.shell.onX')}>
-            <span className="icon icon-x" aria-hidden="true" />
+            <SocialIcon name="icon-x" />
           </a>
           <a href={config.channelUrl} aria-label={_('site.shell.onTelegram')}>
-            <span className="icon icon-telegram" aria-hidden="true" />
+            <SocialIcon name="icon-telegram" />
           </a>
         </div>
         <p className="copyright">{_('site.shell.copyright', { year: String(economy.copyrightYear) })}</p>

@@ -115,7 +115,7 @@ describe('sign-in', () => {
   it('signs in with the init data the bot’s /admin button put in the hash, then shows the console', async () => {
     history.replaceState(null, '', '/admin#tgWebAppData=signed-init-data');
     const calls = signInApi('/login/init-data', '@op');
-    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes)} />);
+    const host = await render(<AdminApp create={() => createMemoryRouter(consoleRoutes)} />);
     await until(() => expect(host.textContent).toContain('Admin 7'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/init-data')!.init.body))).toEqual({ initData: 'signed-init-data' });
     expect(window.location.hash).toBe('');
@@ -124,14 +124,14 @@ describe('sign-in', () => {
   it('signs in with the Login Widget’s signed fields it is sent back with, then shows the dashboard', async () => {
     history.replaceState(null, '', '/admin/login?id=7&first_name=Op&auth_date=1700000000&hash=abc&extra=dropped');
     const calls = signInApi('/login/widget', 'Op');
-    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes, { initialEntries: ['/login'] })} />);
+    const host = await render(<AdminApp create={() => createMemoryRouter(consoleRoutes, { initialEntries: ['/login'] })} />);
     await until(() => expect(host.querySelector('h1')?.textContent).toBe('Dashboard'));
     expect(JSON.parse(String(calls.find((c) => c.path === '/login/widget')!.init.body))).toEqual({ id: '7', first_name: 'Op', auth_date: '1700000000', hash: 'abc' });
   });
 
   it('shows the sign-in page without a session', async () => {
     fakeApi((_m, p) => (p === '/session' ? json(401, { error: 'Unauthorized', message: 'Sign in' }) : undefined));
-    const host = await render(<AdminApp router={createMemoryRouter(consoleRoutes)} />);
+    const host = await render(<AdminApp create={() => createMemoryRouter(consoleRoutes)} />);
     await until(() => expect(host.textContent).toContain('Sign in with the Telegram account listed in ADMIN_IDS'));
   });
 });
