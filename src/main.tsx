@@ -30,6 +30,9 @@ if (root && isConsole) void import('./admin/app.tsx').then((m) => m.mount(root))
 else if (root) {
   const miniApp = hasInitData();
   if (miniApp) paintBootScreen();
-  const tree = miniApp ? import('./mini-app/app.tsx') : import('./site/app.tsx');
-  void tree.then((m) => m.mount(root, basename));
+  // One loader per tree, each its own import(): written as `miniApp ? import(a) : import(b)`, the
+  // bundler gives both branches one preload list, the site's, and the site's styles (`#root` a
+  // flex column) then load in the mini-app too (docs/mini-app.md "Page width").
+  const trees = { miniApp: () => import('./mini-app/app.tsx'), site: () => import('./site/app.tsx') };
+  void trees[miniApp ? 'miniApp' : 'site']().then((m) => m.mount(root, basename));
 }
