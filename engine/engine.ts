@@ -48,6 +48,10 @@ export class Engine implements EngineActions {
   private fingerLevel: number = economy.startingFingerLevel;
   private energyLevel: number = economy.startingEnergyLevel;
   private serverOffsetMs = 0;
+  // §2 "Money Dream": what passive income earned while the player was away, as the first status of
+  // this load said it, until a claim banks it (docs/engine.md "The offline reward").
+  private offlineOffer = '0';
+  private offlineOfferClaimedAt = 0;
 
   // The device's model between answers.
   private energy = 0;
@@ -298,6 +302,13 @@ export class Engine implements EngineActions {
       status.energyLevel !== this.energyLevel ||
       !sameLevels(status.passiveEarnLevel, this.levels);
     const firstStatus = !this.status;
+    if (firstStatus) {
+      this.offlineOffer = status.offlinePassiveReward;
+      this.offlineOfferClaimedAt = status.lastClaimedTime;
+    } else if (status.lastClaimedTime !== this.offlineOfferClaimedAt) {
+      // Claimed since (by the player, the 90 s timer or an upgrade): the amount is in the balance now.
+      this.offlineOffer = '0';
+    }
     this.status = status;
     this.bankedEarn = money(status.totalEarn);
     this.totalClickBanked = status.totalClick;
@@ -386,7 +397,7 @@ export class Engine implements EngineActions {
       totalClick: this.totalClickBanked + pendingTaps,
       tapStreak: this.tapStreak,
       pendingTaps,
-      offlineReward: this.status?.offlinePassiveReward ?? '0',
+      offlineReward: this.offlineOffer,
       message: this.message,
     };
   }

@@ -326,8 +326,14 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       s.totalEarn = toWire(money(s.totalEarn).plus(accepted * s.fingerLevel));
       return json({ batchId, accepted, status: s });
     }
-    case 'POST /claim':
-      return json({ claimed: '0', status: s });
+    case 'POST /claim': {
+      // As the server does: the offline reward goes into the balance and the claim time moves on.
+      const claimed = s.offlinePassiveReward;
+      s.totalEarn = toWire(money(s.totalEarn).plus(claimed));
+      s.offlinePassiveReward = '0';
+      s.lastClaimedTime = Date.now();
+      return json({ claimed, status: s });
+    }
     case 'POST /update-level': {
       const key = (body as { levelKey: number }).levelKey;
       if (!isBoostKey(key)) return error(400, 'levelKey must be 1 to 21', 'levelKey');
