@@ -79,9 +79,9 @@ export const InviteScreen = () => {
   const prepared = usePreparedInvite();
   const friends = useFriends(1);
   const friendsPage1 = friends.data;
-  // The totals and the friend count come from the status, the list from its own call: each time
-  // the list is fetched (and when Invite opens), the status is asked again through its one owner,
-  // the engine, so the totals are as fresh as the list beside them.
+  // Total Bonus comes with the list's first page (`totalBonus`), so it and the friends' "+X" are
+  // one answer and refresh together (docs/mini-app.md "Invite"). The status (friend count, level)
+  // is asked again each time the list is fetched, through its one owner, the engine.
   const engine = useEngine();
   useEffect(() => {
     void Promise.resolve(engine.refresh()).catch(() => undefined);
@@ -91,6 +91,7 @@ export const InviteScreen = () => {
   const pendingCount =
     friendsPage1?.pending ?? friendsPage1?.items.filter((f) => money(f.totalEarn).lt(economy.pendingFriendThresholdDollars)).length ?? 0;
   const level = status?.refLevel ?? 1;
+  const totalBonus = friendsPage1?.totalBonus ?? (status ? money(status.totalRef).plus(status.totalMoneyRef).toString() : undefined);
   return (
     <div className="invite">
       <section className="invite__hero">
@@ -111,7 +112,7 @@ export const InviteScreen = () => {
       </div>
       <p className="hint invite__note">{_('app.invite.note', { dollars: economy.pendingFriendThresholdDollars })}</p>
       <div className="invite__totals">
-        <div className="card"><span className="hint">{_('app.invite.totalBonus')}</span><strong><MoneyIcon /> {status ? formatMoney(money(status.totalRef).plus(status.totalMoneyRef)) : '…'}</strong></div>
+        <div className="card"><span className="hint">{_('app.invite.totalBonus')}</span><strong data-testid="total-bonus"><MoneyIcon /> {totalBonus !== undefined ? formatMoney(totalBonus) : '…'}</strong></div>
         <div className="card"><span className="hint">{_('app.invite.pendingReferrals')}</span><strong>{pendingCount}</strong></div>
       </div>
       <p className="invite__share-note">{_('app.invite.share', { percent: economy.referralSharePercent })}</p>

@@ -250,7 +250,11 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json(state.tasks.filter((t) => types.includes(t.type)));
     }
     case 'GET /get-ref-users':
-      return json({ ...page(state.friends, query), pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length });
+      return json({
+        ...page(state.friends, query),
+        pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length,
+        totalBonus: toWire(money(state.status.totalRef).plus(state.status.totalMoneyRef)),
+      });
     case 'GET /leaderboard':
       return json(page(state.leaderboard, query));
     case 'GET /get-my-refLink':

@@ -1,3 +1,4 @@
+import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoStatus } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp, recordOpenedLinks } from './harness.tsx';
@@ -18,6 +19,17 @@ describe('invite', () => {
     // Friends 4, 8 and 12 (of 14) have totalEarn 42.10 < $100: pending, counted by the server.
     await vi.waitFor(async () => expect((await find('.invite__totals')).textContent).toContain('Pending Referrals3'));
     await findText('+5% of every claim your friends make');
+  });
+
+  it('takes Total Bonus from the friends list\'s answer, so a newer status never sets it apart from the rows', async () => {
+    const { state, engine } = await mountApp('/invite');
+    await find('[data-testid="friends"]');
+    await vi.waitFor(async () => expect((await find('[data-testid="total-bonus"]')).textContent).toContain('333.40'));
+    // A friend's claim pays a 5% share; the status (asked again by the 90 s claim, a tap…) has it
+    // before the cached list does.
+    state.status.totalMoneyRef = '312.90';
+    await act(() => engine.refresh());
+    expect((await find('[data-testid="total-bonus"]')).textContent).toContain('333.40');
   });
 
   it('lists friends 10 a page', async () => {
