@@ -67,6 +67,18 @@ describe('home', () => {
     expect(document.querySelector('[role="dialog"]')).toBeNull();
   });
 
+  it('cuts a 32-character name in the header, and shows it whole behind a tap on it', async () => {
+    const long = 'Maximilian_Alexander_vonHabsburg';
+    await mountApp('/', { status: demoStatus({ teleUsername: long }) });
+    const header = await find<HTMLButtonElement>('.home__name', long);
+    expect(header.scrollWidth).toBeGreaterThan(header.clientWidth);
+    expect(header.title).toBe(long);
+    await click(header);
+    const whole = await find('[data-testid="profile-name"]', long);
+    expect(whole.scrollWidth).toBeLessThanOrEqual(whole.clientWidth);
+    expect(whole.getBoundingClientRect().right).toBeLessThanOrEqual(document.documentElement.clientWidth);
+  });
+
   it('never opens mid-session: income earned since the load is no offline reward (Invite → Home)', async () => {
     resetMoneyDream();
     const { state, engine, router } = await mountApp('/');

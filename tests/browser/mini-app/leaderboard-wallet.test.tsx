@@ -17,6 +17,22 @@ describe('leaderboard', () => {
     await findText('2 / 3');
   });
 
+  it('keeps a 32-character name on one line, ending in an ellipsis, with "(you)" whole beside it', async () => {
+    const long = 'Maximilian_Alexander_vonHabsburg';
+    expect(long).toHaveLength(32);
+    const status = demoStatus({ teleUsername: long });
+    await mountApp('/leaderboard', { status });
+    const title = await find('.board__list > li .row__title', long);
+    const name = title.querySelector<HTMLElement>('.board__name-text')!;
+    const lineHeight = parseFloat(getComputedStyle(name).lineHeight) || 21;
+    expect(name.getBoundingClientRect().height).toBeLessThan(lineHeight * 1.5);
+    expect(getComputedStyle(name).textOverflow).toBe('ellipsis');
+    expect(name.scrollWidth).toBeGreaterThan(name.clientWidth);
+    expect(name.title).toBe(long);
+    const you = title.querySelector<HTMLElement>('.board__you')!;
+    expect(you.scrollWidth).toBeLessThanOrEqual(you.clientWidth + 1);
+  });
+
   it('shows skeletons while loading and the §8 fallback on failure', async () => {
     await mountApp('/leaderboard', { hang: ['/leaderboard'] });
     await find('[data-testid="skeleton"]');
