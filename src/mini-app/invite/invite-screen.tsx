@@ -9,7 +9,7 @@ import { friendLimit } from '../../../engine/prices.ts';
 import { haptic, sharePreparedMessage, shareRefLink } from '../../telegram.ts';
 import { useFriends, usePreparedInvite, useRefLink } from '../api/queries.ts';
 import { useEngine, useStatus } from '../engine-context.tsx';
-import { messageText } from '../messages.ts';
+import { messageText, notify } from '../messages.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -68,6 +68,20 @@ const inviteCards = [
 const shareInvite = async (preparedId: string | undefined, refLink: string | undefined): Promise<void> => {
   if (preparedId !== undefined && (await sharePreparedMessage(preparedId)) !== 'failed') return;
   if (refLink) shareRefLink(refLink);
+};
+
+/** Copy: the link to the clipboard, said with a toast either way (docs/mini-app.md, Invite as a rich message). */
+const copyLink = async (link: string | undefined, _: (id: string) => string): Promise<void> => {
+  if (!link) return;
+  try {
+    if (!navigator.clipboard) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(link);
+    haptic.success();
+    notify(_('app.invite.copied'), 'success');
+  } catch {
+    haptic.error();
+    notify(_('app.invite.copyFailed'), 'error');
+  }
 };
 
 /** Invite (§2): hero, the +3 / +49 cards, the totals, friends 10 a page, and the invite button. */
@@ -136,10 +150,7 @@ export const InviteScreen = () => {
           className="btn btn--ghost invite__copy"
           aria-label={_('app.invite.copyLabel')}
           disabled={!refLink.data}
-          onClick={() => {
-            if (refLink.data) void navigator.clipboard?.writeText(refLink.data).catch(() => undefined);
-            haptic.success();
-          }}
+          onClick={() => void copyLink(refLink.data, _)}
         >
           {_('app.invite.copy')}
         </button>

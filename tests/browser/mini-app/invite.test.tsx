@@ -56,6 +56,20 @@ describe('invite', () => {
     expect(url.searchParams.get('text')).toBe('Tap the coin with me on MONEY and we both get a bonus!');
   });
 
+  it('copies the link and says so in a toast; a refused clipboard says that instead', async () => {
+    const written: string[] = [];
+    const clipboard = vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (text) => void written.push(text));
+    await mountApp('/invite');
+    const copy = await button('Copy invite link');
+    await vi.waitFor(() => expect(copy.disabled).toBe(false));
+    await click(copy);
+    await findToast('Invite link copied');
+    expect(written).toEqual(['https://t.me/money_clicker_bot/app?startapp=Ab3dE9']);
+    clipboard.mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    await click(copy);
+    await findToast('Could not copy the link');
+  });
+
   it('upgrades the referral limit over the 14 levels: "Upgraded successful"', async () => {
     const { state } = await mountApp('/invite');
     await click(await button('Lv 2 ↑'));
