@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { walletMockFlag } from '../../../src/mini-app/wallet/wallet-screen.tsx';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, mountApp, typeInto } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, typeInto } from './harness.tsx';
 
 afterEach(cleanup);
 
@@ -66,9 +66,25 @@ describe('wallet teaser', () => {
   it('only logs a failed forecast (no message)', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await mountApp('/wallet', { failures: { '/set-predict-wallet-coming': 500 } });
+    await typeInto(await find<HTMLInputElement>('input[aria-label="Days"]'), '30');
     await click(await button('submit'));
     await vi.waitFor(() => expect(error).toHaveBeenCalled());
     expect(document.querySelector('[data-sonner-toast]')).toBeNull();
+    error.mockRestore();
+  });
+
+  it('says the range for an empty, 0 or too long forecast, and sends nothing', async () => {
+    const error = vi.spyOn(console, 'error');
+    const { state } = await mountApp('/wallet');
+    const input = await find<HTMLInputElement>('input[aria-label="Days"]');
+    for (const value of ['', '0', '99999']) {
+      await typeInto(input, value);
+      await click(await button('submit'));
+      await findToast('Enter a number of days from 1 to 36,500');
+    }
+    expect(state.calls.filter((c) => c.path === '/set-predict-wallet-coming')).toEqual([]);
+    // (TON Connect's SDK logs its own fetch failures here: only the forecast's would be ours.)
+    expect(error.mock.calls.filter((c) => c[0] === 'forecast')).toEqual([]);
     error.mockRestore();
   });
 
