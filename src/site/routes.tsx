@@ -12,9 +12,16 @@ const withLegalText = async <T,>(page: Promise<T>): Promise<T> => (await Promise
  * The public route table (spec §2). The legal pages are their own chunks so the landing page
  * downloads none of their text; the mini-app-only paths leave for the bot.
  */
+/**
+ * What shows while a lazy page loads on the first visit (e.g. /terms opened directly): nothing, as
+ * before, but named, so React Router has a fallback and logs no "No `HydrateFallback`" warning.
+ */
+const FirstLoad = () => null;
+
 export const siteRoutes: RouteObject[] = [
   {
     element: <SiteShell />,
+    HydrateFallback: FirstLoad,
     children: [
       { index: true, element: <LandingPage /> },
       { path: 'policy', lazy: async () => ({ Component: (await withLegalText(import('./legal/policy-page.tsx'))).PolicyPage }) },
