@@ -120,7 +120,7 @@ export const HomeScreen = () => {
         </button>
         <div className="home__who">
           {/* A long name is cut with an ellipsis here; the tap opens the profile, which shows it whole. */}
-          <button className="home__name" title={name} onClick={() => setProfileOpen(true)}>{name}</button>
+          <button className="home__name" dir="auto" title={name} onClick={() => setProfileOpen(true)}>{name}</button>
           <Link className="home__rank" to="/leaderboard">
             <Icon name="icon-leaderboard" size={16} />
             {rank !== undefined ? _('app.home.rank', { rank: formatCount(appLocale(), rank) }) : _('app.home.rankPending')}

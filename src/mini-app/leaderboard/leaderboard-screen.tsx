@@ -44,7 +44,7 @@ export const LeaderboardScreen = () => {
                   <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
                   <div className="row__main">
                     <div className="row__title board__name">
-                      <span className="board__name-text" title={entry.teleUsername}>{entry.teleUsername}</span>
+                      <span className="board__name-text" dir="auto" title={entry.teleUsername}>{entry.teleUsername}</span>
                       {mine && <span className="board__you">{_('app.board.you')}</span>}
                     </div>
                     {entry.twUsername && <div className="row__sub"><Icon name="icon-x" size={12} /><bdi>@{entry.twUsername}</bdi></div>}
