@@ -197,6 +197,17 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * /get-ref-users: a page of friends with the counts and the total read beside it, so Invite's
+ * Total Bonus and the friends' "+X" come from one answer (docs/api.md).
+ */
+export interface FriendsPage extends Page<FriendEntry> {
+  /** Friends whose invite bonus still waits (a maintained count, over every page). */
+  pending: number;
+  /** totalRef + totalMoneyRef: invite bonuses and 5% shares, what the rows' "+X" add up to. */
+  totalBonus: DecimalString;
+}
+
 export interface SocialConnect {
   twUsername: string | null;
   twAge: number;

@@ -236,6 +236,9 @@ export const economy = {
 
   // Forecast and wallet (§9)
   forecastPrizeMoney: 7_777,
+  /** The forecast's days the server accepts; the mini-app says so before sending anything else. */
+  forecastMinDays: 1,
+  forecastMaxDays: 36_500,
   rewardCardAmount: 25_235,
   dollarsPerMoney: 100_000_000_000,
 

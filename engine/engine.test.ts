@@ -12,11 +12,13 @@ import { counterIds, InMemoryTransport, type InMemoryTransportOptions } from './
 import { ManualTime } from './testing/manual-time.ts';
 
 /** `rules` runs the server and the engine on the same tap rules; `clientRules` gives the engine others. */
-type SetupOptions = InMemoryTransportOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number; clientRules?: TapRules };
+type SetupOptions = InMemoryTransportOptions & { store?: MemoryTapStore; ids?: () => string; startMs?: number; clientRules?: TapRules; awayMs?: number };
 
 const setup = async (options: SetupOptions = {}) => {
   const time = new ManualTime(options.startMs);
   const server = new InMemoryTransport(time, { scheduler: time, ...options });
+  // The player's last claim was this long ago: the app opens after being away.
+  server.lastClaimedMs -= options.awayMs ?? 0;
   const store = options.store ?? new MemoryTapStore();
   const rules = options.clientRules ?? options.rules;
   const deps: EngineDeps = { clock: time, scheduler: time, transport: server, store, newId: options.ids ?? counterIds(), rules };
@@ -154,6 +156,33 @@ describe('engine', () => {
     await time.advance(1);
     expect(server.calls.filter((c) => c.kind === 'claim')).toHaveLength(1);
     expect(snap()).toMatchObject({ totalEarn: '180', autoEarn: '0' });
+  });
+
+  it('offers the offline reward the load began with, until a claim banks it (§2 "Money Dream")', async () => {
+    const { time, server, snap } = await setup({ start: { passiveEarnLevel: { 4: 1 } }, awayMs: 60 * 60 * 1_000 });
+    const perSecond = passivePerSecond({ 4: 1 });
+    expect(snap().offlineReward).toBe(String(perSecond * 3_600));
+    // Still the amount of the return, not what accrues on screen meanwhile.
+    await time.advance(89_999);
+    expect(snap().offlineReward).toBe(String(perSecond * 3_600));
+    // The 90 s claim banks it: an open popup has nothing left to offer.
+    await time.advance(1);
+    expect(server.calls.filter((c) => c.kind === 'claim')).toHaveLength(1);
+    expect(snap().offlineReward).toBe('0');
+    expect(snap().totalEarn).toBe(String(perSecond * (3_600 + 90)));
+  });
+
+  it('never offers passive income earned during the session (a card bought, then a later status)', async () => {
+    const { time, engine, server, snap } = await setup({ start: { totalEarn: '100000' } });
+    expect(snap().offlineReward).toBe('0');
+    expect((await engine.upgrade(4)).ok).toBe(true);
+    await time.advance(60_000);
+    // The server's status now reports passive income since the last claim (Invite → Home reloads it)…
+    await engine.refresh();
+    expect(Number(server.status().offlinePassiveReward)).toBeGreaterThan(0);
+    expect(snap().autoEarn).not.toBe('0');
+    // …which is this session's income, not a reward for being away.
+    expect(snap().offlineReward).toBe('0');
   });
 
   it('sends pending taps and claims before an upgrade, then reconciles to the new levels', async () => {

@@ -51,6 +51,10 @@ export class Engine implements EngineActions {
   private serverOffsetMs = 0;
   /** A bought double-tap stretch's end on this device's clock (0: none; docs/shop.md). */
   private tapBoostUntilMs = 0;
+  // §2 "Money Dream": what passive income earned while the player was away, as the first status of
+  // this load said it, until a claim banks it (docs/engine.md "The offline reward").
+  private offlineOffer = '0';
+  private offlineOfferClaimedAt = 0;
 
   // The device's model between answers.
   private energy = 0;
@@ -301,6 +305,13 @@ export class Engine implements EngineActions {
       status.energyLevel !== this.energyLevel ||
       !sameLevels(status.passiveEarnLevel, this.levels);
     const firstStatus = !this.status;
+    if (firstStatus) {
+      this.offlineOffer = status.offlinePassiveReward;
+      this.offlineOfferClaimedAt = status.lastClaimedTime;
+    } else if (status.lastClaimedTime !== this.offlineOfferClaimedAt) {
+      // Claimed since (by the player, the 90 s timer or an upgrade): the amount is in the balance now.
+      this.offlineOffer = '0';
+    }
     this.status = status;
     this.bankedEarn = money(status.totalEarn);
     this.totalClickBanked = status.totalClick;
@@ -391,7 +402,7 @@ export class Engine implements EngineActions {
       totalClick: this.totalClickBanked + pendingTaps,
       tapStreak: this.tapStreak,
       pendingTaps,
-      offlineReward: this.status?.offlinePassiveReward ?? '0',
+      offlineReward: this.offlineOffer,
       message: this.message,
     };
   }

@@ -35,7 +35,11 @@ export interface EngineSnapshot {
   tapStreak: number;
   /** Taps applied locally and not yet acknowledged by the server. */
   pendingTaps: number;
-  /** Offline reward reported by the last status, for the "Money Dream" popup. */
+  /**
+   * The "Money Dream" popup's amount: the offline reward of the load's first status (what accrued
+   * while the player was away), '0' once any claim has banked it; income earned during the session
+   * never shows here.
+   */
   offlineReward: string;
   /** The last user-facing message (e.g. "You don't have enough energy to click!"), with an id to dedupe. */
   message: { id: number; text: string } | null;

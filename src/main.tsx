@@ -34,6 +34,10 @@ if (root && isConsole) void retryLoad(() => import('./admin/app.tsx'), Infinity)
 else if (root) {
   const miniApp = hasInitData();
   if (miniApp) paintBootScreen();
-  const tree = retryLoad(() => (miniApp ? import('./mini-app/app.tsx') : import('./site/app.tsx')), Infinity);
+  // One loader per tree, each its own import(): written as `miniApp ? import(a) : import(b)`, the
+  // bundler gives both branches one preload list, the site's, and the site's styles (`#root` a
+  // flex column) then load in the mini-app too (docs/mini-app.md "Page width").
+  const trees = { miniApp: () => import('./mini-app/app.tsx'), site: () => import('./site/app.tsx') };
+  const tree = retryLoad(trees[miniApp ? 'miniApp' : 'site'], Infinity);
   void tree.then((m) => m.mount(root, basename));
 }

@@ -133,7 +133,8 @@ export class InMemoryTransport implements Transport {
       energyLevel: this.energyLevel,
       availableEnergy: this.availableEnergy,
       ageReward: { avgAge: 0, teleReward: '0', twReward: '0', premiumReward: '0', total: '0' },
-      offlinePassiveReward: '0',
+      // As the server says it (server/players/users.ts): passive income since the last claim.
+      offlinePassiveReward: toWire(passiveAccrued(this.levels, this.lastClaimedMs, now)),
       offlinePassiveRewardPerSecond: '0',
       pendingClaimReward: '0',
       pendingEasterReward: '0',

@@ -114,10 +114,10 @@ export const registerDemoRoutes = (app: FastifyInstance, demo: DemoStandIns, por
       const channel = telegram.settings.boostChat;
       if (first === 'boost') {
         telegram.settings.boosts.set(user, (telegram.settings.boosts.get(user) ?? 0) + 1);
-        return reply.type('text/html').send(page('Telegram', `You boosted ${channel} (${telegram.settings.boosts.get(user)} boosts).`));
+        return reply.type('text/html').send(page('Telegram', telegramPageText({ kind: 'boost', channel, boosts: telegram.settings.boosts.get(user) ?? 1 })));
       }
       telegram.settings.members.set(user, 'member');
-      return reply.type('text/html').send(page('Telegram', `You joined ${channel}.`));
+      return reply.type('text/html').send(page('Telegram', telegramPageText({ kind: 'join', channel, chat: first ?? '' })));
     });
     // The Stars payment sheet (docs/shop.md "Demo"): the invoice's title and price, and paying it,
     // which the stand-in runs as Telegram does: pre_checkout_query to the bot, then successful_payment.
@@ -133,6 +133,21 @@ export const registerDemoRoutes = (app: FastifyInstance, demo: DemoStandIns, por
       return telegram.pay(String(req.body?.link ?? ''), { id: userId });
     });
   }
+};
+
+/**
+ * What the demo's Telegram page says. It names the chat of the link the player opened (the channel,
+ * or the community group), and says when the demo counts that as joining the channel the invite
+ * rule checks; boosts are counted in words ("1 boost", "2 boosts").
+ */
+export const telegramPageText = (
+  p: { kind: 'boost'; channel: string; boosts: number } | { kind: 'join'; channel: string; chat: string },
+): string => {
+  if (p.kind === 'boost') return `You boosted ${p.channel} (${p.boosts} ${new Intl.PluralRules('en').select(p.boosts) === 'one' ? 'boost' : 'boosts'}).`;
+  const chat = p.chat ? `@${p.chat.replace(/^@/, '')}` : p.channel;
+  return chat.toLowerCase() === p.channel.toLowerCase()
+    ? `You joined ${p.channel}.`
+    : `You joined ${chat}. In this demo it also counts as joining ${p.channel}, the channel the invite bonus asks for.`;
 };
 
 /** What main.ts prints about the demo. */

@@ -14,6 +14,7 @@ import { titleCatalogId, titleFor } from '../../engine/titles.ts';
 import { catalogText } from '../core/catalog-text.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';
+import { publicUrl } from '../core/config/outside-config.ts';
 import { OutsideServiceError, requireSettings } from '../core/outside-http.ts';
 import { loadUser, type VerifiedInitData } from '../players/exports.ts';
 import { refLinkOf } from './ref-link.ts';
@@ -49,11 +50,13 @@ export const inviteResult = (m: InviteMessage): InlineQueryResultPhoto => {
   };
 };
 
-type InviteConfig = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'BOT_USERNAME' | 'MINI_APP_NAME' | 'PUBLIC_URL' | 'OUTSIDE_TIMEOUT_MS'>;
+type InviteConfig = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'BOT_USERNAME' | 'MINI_APP_NAME' | 'PUBLIC_URL' | 'PORT' | 'OUTSIDE_TIMEOUT_MS'>;
 
 /** POST /invite/prepared: prepares the player's invite with the Bot API and returns its id. */
 export const prepareInvite = async (q: Queryable, config: InviteConfig, playerId: number, initData: VerifiedInitData): Promise<PreparedInvite> => {
-  requireSettings('telegram', { BOT_TOKEN: config.BOT_TOKEN, PUBLIC_URL: config.PUBLIC_URL });
+  // The card's address is PUBLIC_URL's, by default http://localhost:PORT (docs/configuration.md):
+  // the demo's Bot API stand-in prepares it; Telegram itself needs a PUBLIC_URL it can fetch.
+  requireSettings('telegram', { BOT_TOKEN: config.BOT_TOKEN });
   const token = config.BOT_TOKEN!;
   const row = await loadUser(q, playerId);
   const locale = localeForLanguageCode(row.language ?? initData.user.language_code);
@@ -63,7 +66,7 @@ export const prepareInvite = async (q: Queryable, config: InviteConfig, playerId
     refLink: refLinkOf(config.BOT_USERNAME, config.MINI_APP_NAME, row.refcode),
     refcode: row.refcode,
     locale,
-    publicUrl: config.PUBLIC_URL!,
+    publicUrl: publicUrl(config),
   });
   const api = new Api(token, { apiRoot: config.BOT_API_ROOT, timeoutSeconds: Math.ceil(config.OUTSIDE_TIMEOUT_MS / 1000) });
   try {

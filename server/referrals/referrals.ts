@@ -1,4 +1,4 @@
-import type { FriendEntry, FriendWait } from '../../engine/api-types.ts';
+import type { FriendEntry, FriendsPage, FriendWait } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { friendLimit } from '../../engine/prices.ts';
@@ -58,11 +58,15 @@ const waitsOf = (f: { status: string; total_earn: string; is_member: boolean }):
   return waits;
 };
 
-/** /get-ref-users: the player's friends, newest first, a page at a time, and how many are pending. */
-export const listFriends = async (q: Queryable, userId: number, page: number, pageSize: number) => {
+/**
+ * /get-ref-users: the player's friends, newest first, a page at a time, how many are pending, and
+ * Total Bonus (the players row's totalRef + totalMoneyRef), so Invite shows both from one answer.
+ */
+export const listFriends = async (q: Queryable, userId: number, page: number, pageSize: number): Promise<FriendsPage> => {
   // seq numbers a referrer's friends 1, 2, …: page p newest-first is a seq range on (referrer_id, seq).
-  const counts = await q.query<{ total: number; pending: number }>(
-    `SELECT COALESCE((SELECT max(seq) FROM referrals WHERE referrer_id = $1), 0)::int AS total, ref_pending_cnt AS pending
+  const counts = await q.query<{ total: number; pending: number; total_bonus: string }>(
+    `SELECT COALESCE((SELECT max(seq) FROM referrals WHERE referrer_id = $1), 0)::int AS total, ref_pending_cnt AS pending,
+            total_ref + total_money_ref AS total_bonus
      FROM users WHERE id = $1`,
     [userId],
   );
@@ -81,7 +85,7 @@ export const listFriends = async (q: Queryable, userId: number, page: number, pa
     waitingFor: waitsOf(f),
     earned: toWire(f.earned),
   }));
-  return { items, page, pageSize, total, pending: counts.rows[0]?.pending ?? 0 };
+  return { items, page, pageSize, total, pending: counts.rows[0]?.pending ?? 0, totalBonus: toWire(counts.rows[0]?.total_bonus ?? '0') };
 };
 
 export const maxPageSize = economy.pageSize * 5;

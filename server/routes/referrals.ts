@@ -10,7 +10,7 @@ import { listFriends, maxPageSize, registerReferral } from '../referrals/referra
 import { loadUser, statusOf } from '../players/users.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';
+import { decimalSchema, errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';
 
 const paging = {
   page: { ...int(1, 1_000_000, '1-based page number'), default: 1 },
@@ -35,10 +35,10 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
 
   app.get<{ Querystring: { page: number; pageSize: number } }>(
     '/get-ref-users',
-    route('referral', 'The player’s friends, 10 a page, newest first; `pending` counts friends below $100', {
+    route('referral', 'The player’s friends, 10 a page, newest first; `pending` counts friends whose invite bonus waits; `totalBonus` is Invite’s Total Bonus (totalRef + totalMoneyRef), read with the page', {
       querystring: obj(paging),
       response: {
-        200: { type: 'object', properties: { ...pageOf(friendSchema).properties, pending: { type: 'integer' } } },
+        200: { type: 'object', properties: { ...pageOf(friendSchema).properties, pending: { type: 'integer' }, totalBonus: decimalSchema } },
         ...errorResponses,
       },
     }),

@@ -25,9 +25,16 @@ const pages: RouteObject[] = [
  * again with the backoff when it fails (src/retry-load.ts); a page that still cannot load shows
  * "Reconnecting…" under the shell (the header and footer stay), never React Router's own page.
  */
+/**
+ * What shows while a lazy page loads on the first visit (e.g. /terms opened directly): nothing, as
+ * before, but named, so React Router has a fallback and logs no "No `HydrateFallback`" warning.
+ */
+const FirstLoad = () => null;
+
 export const siteRoutes: RouteObject[] = [
   {
     element: <SiteShell />,
+    HydrateFallback: FirstLoad,
     errorElement: <RouteErrorPage />,
     children: pages.map((page) => ({ ...page, errorElement: <RouteErrorPage /> })),
   },

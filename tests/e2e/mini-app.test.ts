@@ -110,6 +110,12 @@ describe.each(dbKinds)('mini-app journey, real server on %s', (kind) => {
     await page.getByRole('button', { name: 'Tap the coin' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await page.getByTestId('balance').textContent()).toBe(formatMoney('0'));
+    // docs/mini-app.md "Page width": only the mini-app's own styles load (the site's make `#root` a
+    // flex column), and the page is the viewport's width.
+    expect(await page.evaluate(() => ({
+      root: getComputedStyle(document.getElementById('root')!).display,
+      app: document.querySelector('.app')!.getBoundingClientRect().width,
+    }))).toEqual({ root: 'block', app: 390 });
   });
 
   it('30 fast taps, multi-touch among them, give the right counters and energy; a reload shows the server state', async () => {

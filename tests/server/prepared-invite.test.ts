@@ -73,17 +73,19 @@ describe.each(backends)('POST /invite/prepared: the invite as a rich message (%s
 });
 
 describe('POST /invite/prepared without PUBLIC_URL', () => {
-  it('answers 503: the card has no address Telegram could fetch', async () => {
-    const h = await openHarness('pglite');
+  it('prepares the card at the default address, http://localhost:PORT, as the demo does with its Bot API stand-in', async () => {
+    const tg = await startFakeTelegram(botToken);
+    const h = await openHarness('pglite', undefined, { BOT_API_ROOT: tg.apiRoot, PORT: '3999' });
     try {
       const id = h.newUserId();
       const r = await h.call('POST', '/invite/prepared', id);
-      expect(r.statusCode).toBe(503);
-      expect(r.json()).toMatchObject({ code: 'outsideServiceUnavailable' });
+      expect(r.statusCode).toBe(200);
+      expect(tg.prepared.at(-1)!.result).toMatchObject({ photo_url: 'http://localhost:3999/invite-card.jpg' });
     } finally {
       await h.close();
+      await tg.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('the Bot API stand-in refuses a prepared message as Telegram does', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FriendEntry, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/api-types.ts';
+import type { FriendEntry, FriendsPage, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
 import { runChannelChecks } from '../../server/referrals/channel-rule.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
@@ -38,7 +38,7 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     expect(r.statusCode).toBe(200);
     expect((await status(a)).inviteCnt).toBe(1);
     expect((await status(a)).totalMoney).toBe('0');
-    const friends = (await h.call('GET', '/get-ref-users', a)).json<Page<FriendEntry> & { pending: number }>();
+    const friends = (await h.call('GET', '/get-ref-users', a)).json<FriendsPage>();
     expect(friends.total).toBe(1);
     expect(friends.pending).toBe(1);
     // Clicks take the friend over $100: both sides get the bonus, once.
@@ -50,7 +50,7 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     // $100 clicked, but not in the channel: still pending, and the Invite list says what is missing.
     expect((await channelJob()).checked).toBe(1);
     expect((await status(b)).totalMoney).toBe('0');
-    const waiting = (await h.call('GET', '/get-ref-users', a)).json<Page<FriendEntry> & { pending: number }>();
+    const waiting = (await h.call('GET', '/get-ref-users', a)).json<FriendsPage>();
     expect(waiting).toMatchObject({ pending: 1, items: [{ waitingFor: ['channel'] }] });
     // Joined: not checked again before the recheck time, unless the friend acts (a claim).
     tg.settings.members.set(b, 'member');
@@ -87,13 +87,14 @@ describe.each(backends)('referrals, lists and public stats (%s)', (backend) => {
     const s = await status(a);
     expect(s.totalRef).toBe(String(economy.inviteBonusMoney));
     expect(Number(s.totalMoneyRef)).toBe(2 * share);
-    const friends = (await h.call('GET', '/get-ref-users', a)).json<Page<FriendEntry> & { pending: number }>();
+    const friends = (await h.call('GET', '/get-ref-users', a)).json<FriendsPage>();
     expect(friends.pending).toBe(1);
     const byName = Object.fromEntries(friends.items.map((f) => [f.teleUsername, f]));
     expect(Number(byName[`user${c}`]!.earned)).toBe(economy.inviteBonusMoney + share);
     expect(Number(byName[`user${b}`]!.earned)).toBe(share);
-    // The rows' "+X" add up to Total Bonus.
+    // The rows' "+X" add up to Total Bonus, which comes in the same answer (Invite shows both from it).
     expect(friends.items.reduce((t, f) => t + Number(f.earned), 0)).toBe(Number(s.totalRef) + Number(s.totalMoneyRef));
+    expect(friends.totalBonus).toBe(String(Number(s.totalRef) + Number(s.totalMoneyRef)));
     expect(await ledgerMatchesBalances(h.db, [a, b, c])).toBe(true);
   });
 

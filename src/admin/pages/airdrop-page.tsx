@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { AdminApiError, get, post } from '../api.ts';
-import { formatTime, useLoad } from '../use-load.ts';
+import { countOf, formatNumber, formatTime, useLoad } from '../use-load.ts';
 
 /** A built round as the console API answers it (the operator API's round, docs/airdrop.md). */
 interface Round {
@@ -68,19 +68,19 @@ const AirdropPage = () => {
           decimals). Running a round again changes nothing.
         </p>
         {open.data && open.data.openReviews > 0 && (
-          <p className="error small" role="status">{open.data.openReviews.toLocaleString('en-US')} players are under review, undecided: decide them before the snapshot.</p>
+          <p className="error small" role="status">{countOf(open.data.openReviews, 'player is', 'players are')} under review, undecided: decide them before the snapshot.</p>
         )}
         {shown ? (
           <dl className="facts">
             <div><dt>Round</dt><dd>{shown.round}{result ? (result.created ? ' (built now)' : ' (already built)') : ''}</dd></div>
-            <div><dt>Wallets</dt><dd>{shown.wallets.toLocaleString('en-US')}</dd></div>
+            <div><dt>Wallets</dt><dd>{formatNumber(shown.wallets)}</dd></div>
             <div><dt>Total</dt><dd>{money(shown.totalAmount)} MONEY</dd></div>
             <div><dt>Claims</dt><dd>{formatTime(shown.startFrom * 1000)} → {formatTime(shown.expireAt * 1000)}</dd></div>
             <div><dt>Merkle root</dt><dd className="mono">{shown.merkleRoot ?? '—'}</dd></div>
             <div>
               <dt>Excluded</dt>
               <dd>
-                {shown.excludedPlayers.toLocaleString('en-US')} players, {money(shown.excludedAmount)} MONEY {shown.excludedMoney}
+                {countOf(shown.excludedPlayers, 'player', 'players')}, {money(shown.excludedAmount)} MONEY {shown.excludedMoney}
                 {Object.keys(shown.excludedReasons).length > 0 && (
                   <div className="muted small">{Object.entries(shown.excludedReasons).map(([code, n]) => `${code} ${n}`).join(' · ')}</div>
                 )}

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import type { LedgerEntry, PlayerDetail, ReferralEntry } from '../../../engine/admin-types.ts';
 import { get, post } from '../api.ts';
 import { PagedPanel, usePaged } from '../paged-panel.tsx';
-import { formatTime, useLoad } from '../use-load.ts';
+import { formatAmount, formatNumber, formatTime, useLoad } from '../use-load.ts';
 
 const Freeze = ({ p, changed }: { p: PlayerDetail; changed(): void }) => {
   const [reason, setReason] = useState('');
@@ -41,8 +41,8 @@ const PlayerPage = () => {
   if (!p) return <p className="muted">Loading…</p>;
   const facts: [string, string][] = [
     ['Telegram id', p.id], ['Refcode', p.refcode], ['Language', p.languageCode ?? '—'], ['Joined', formatTime(p.createdAtMs)], ['Last active', formatTime(p.lastActiveMs)],
-    ['$ balance', p.totalEarn], ['MONEY', p.totalMoney], ['Taps', String(p.totalClick)], ['Invites', String(p.inviteCnt)], ['Referral level', String(p.refLevel)],
-    ['Invite bonuses', p.totalRef], ['5 % shares', p.totalMoneyRef], ['Referred by', p.referredBy ?? '—'], ['Telegram age', `${p.teleAge} days`],
+    ['$ balance', formatAmount(p.totalEarn)], ['MONEY', formatAmount(p.totalMoney)], ['Taps', formatNumber(p.totalClick)], ['Invites', formatNumber(p.inviteCnt)], ['Referral level', String(p.refLevel)],
+    ['Invite bonuses', formatAmount(p.totalRef)], ['5 % shares', formatAmount(p.totalMoneyRef)], ['Referred by', p.referredBy ?? '—'], ['Telegram age', `${p.teleAge} days`],
     ['X', p.twUsername ? `@${p.twUsername} (${p.twAge} days)` : '—'], ['Premium', p.isPremium ? 'yes' : 'no'], ['Welcome claimed', p.isClaimedWelcome ? 'yes' : 'no'],
     ['Forecast', p.preWlComing > 0 ? `${p.preWlComing} days` : '—'], ['Handheld / Energy', `${p.fingerLevel} / ${p.energyLevel}`],
   ];
@@ -61,7 +61,7 @@ const PlayerPage = () => {
         title="Referrals"
         list={refs}
         head={<tr><th>Friend</th><th>Status</th><th className="num">Bonus</th><th className="num" title="The friend's dollars now (total_earn)">$ balance</th><th>Invited</th></tr>}
-        row={(r) => <tr key={r.friendId}><td><Link to={`/players/${r.friendId}`}>{r.teleUsername || r.friendId}</Link></td><td>{r.status}</td><td className="num">{r.bonus}</td><td className="num">{r.totalEarn}</td><td>{formatTime(r.createdAtMs)}</td></tr>}
+        row={(r) => <tr key={r.friendId}><td><Link to={`/players/${r.friendId}`}>{r.teleUsername || r.friendId}</Link></td><td>{r.status}</td><td className="num">{formatAmount(r.bonus)}</td><td className="num">{formatAmount(r.totalEarn)}</td><td>{formatTime(r.createdAtMs)}</td></tr>}
         columns={5}
         empty="No friends invited."
       />

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { CheatSignal, PlayerSummary } from '../../../engine/admin-types.ts';
 import { get } from '../api.ts';
-import { formatTime, useLoad } from '../use-load.ts';
+import { formatAmount, formatTime, useLoad } from '../use-load.ts';
 
 /** The newest players until a search is made; then what the search found (docs/admin.md "Players"). */
 const Search = () => {
@@ -35,8 +35,8 @@ const Search = () => {
                 <tr key={p.id}>
                   <td><Link to={`/players/${p.id}`}>{p.teleUsername || p.id}</Link><div className="muted small">{p.id}</div></td>
                   <td><code>{p.refcode}</code></td>
-                  <td className="num">{p.totalEarn}</td>
-                  <td className="num">{p.totalMoney}</td>
+                  <td className="num">{formatAmount(p.totalEarn)}</td>
+                  <td className="num">{formatAmount(p.totalMoney)}</td>
                   <td>{formatTime(p.lastActiveMs)}</td>
                   <td>{p.frozenAt ? <span className="badge badge--bad">frozen</span> : <span className="badge">active</span>}</td>
                 </tr>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AirdropFlagRow, AirdropFlagsPage, AirdropReviewState } from '../../../engine/airdrop-review.ts';
 import { AdminApiError, get, post } from '../api.ts';
-import { formatTime, useLoad } from '../use-load.ts';
+import { countOf, formatTime, useLoad } from '../use-load.ts';
 
 type Filter = AirdropReviewState | 'all';
 const filters: { key: Filter; label: string }[] = [
@@ -100,7 +100,7 @@ const ReviewPage = () => {
     <>
       <header className="page__head">
         <h1>Airdrop review</h1>
-        {first.data && <span className="muted">{first.data.openReviews.toLocaleString('en-US')} open reviews to decide before the snapshot</span>}
+        {first.data && <span className="muted">{countOf(first.data.openReviews, 'open review', 'open reviews')} to decide before the snapshot</span>}
       </header>
       <section className="panel">
         <p className="muted small">

@@ -5,6 +5,7 @@ import type {
   ClaimTaskPayload,
   DailyClaimResult,
   FriendEntry,
+  FriendsPage,
   LanguagePayload,
   LeaderboardEntry,
   Page,
@@ -68,9 +69,12 @@ const asPage = <T>(data: Page<T> | T[], page: number): Page<T> => {
   return { items: data.slice(start, start + economy.pageSize), page, pageSize: economy.pageSize, total: data.length };
 };
 
-/** Friends, 10 a page; the server also counts the pending ones (totalEarn below $100) in `pending`. */
-export const getFriends = async (api: ApiClient, page: number): Promise<Page<FriendEntry> & { pending?: number }> =>
-  asPage(await api.request<(Page<FriendEntry> & { pending?: number }) | FriendEntry[]>('/get-ref-users', { query: { page, pageSize: economy.pageSize } }), page);
+/**
+ * Friends, 10 a page; the server also counts the pending ones in `pending` and gives Total Bonus in
+ * `totalBonus`, read with the page (an older server answers neither).
+ */
+export const getFriends = async (api: ApiClient, page: number): Promise<Page<FriendEntry> & Partial<Pick<FriendsPage, 'pending' | 'totalBonus'>>> =>
+  asPage(await api.request<FriendsPage | FriendEntry[]>('/get-ref-users', { query: { page, pageSize: economy.pageSize } }), page);
 
 export const getLeaderboard = async (api: ApiClient, page: number) =>
   asPage(await api.request<Page<LeaderboardEntry> | LeaderboardEntry[]>('/leaderboard', { query: { page, pageSize: economy.pageSize } }), page);

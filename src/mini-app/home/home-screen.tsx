@@ -119,7 +119,8 @@ export const HomeScreen = () => {
           <Avatar src={status?.teleAvatar ?? telegramUser()?.photo_url} name={name} size={42} />
         </button>
         <div className="home__who">
-          <div className="home__name">{name}</div>
+          {/* A long name is cut with an ellipsis here; the tap opens the profile, which shows it whole. */}
+          <button className="home__name" dir="auto" title={name} onClick={() => setProfileOpen(true)}>{name}</button>
           <Link className="home__rank" to="/leaderboard">
             <Icon name="icon-leaderboard" size={16} />
             {rank !== undefined ? _('app.home.rank', { rank: formatCount(appLocale(), rank) }) : _('app.home.rankPending')}

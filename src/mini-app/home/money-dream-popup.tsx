@@ -9,7 +9,11 @@ import { Popup } from '../ui/popup.tsx';
 import { art } from '../ui/art.tsx';
 import { useClaim } from '../use-claim.ts';
 
-/** §4: the offline popup is shown once per app load, the first time the reward is above 0. */
+/**
+ * §4: the offline popup is shown once per app load, when the reward is above 0. The engine offers
+ * only what accrued while the player was away, until a claim banks it (docs/engine.md "The offline
+ * reward"), so it never opens mid-session nor for an amount already claimed.
+ */
 let shownThisLoad = false;
 
 /** Test hook: a new app load. */
@@ -29,7 +33,8 @@ export const MoneyDreamPopup = () => {
     shownThisLoad = true;
     setOpen(true);
   }
-  if (!open) return null;
+  // The 90 s claim (or an upgrade's) banked it while the popup was open: nothing is left to claim.
+  if (!open || !money(reward).gt(0)) return null;
   const claim = async () => {
     // The engine's claim reconciles with the status it answers: nothing else to reload.
     await run(async () => {

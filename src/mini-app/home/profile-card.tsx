@@ -16,7 +16,7 @@ export const ProfileCard = ({ status, onClose }: { status: UserStatus; onClose: 
     <Popup onClose={onClose} label={_('app.profile.label')}>
       <div className="profile">
         <Avatar src={status.teleAvatar} name={status.teleUsername} size={72} />
-        <h2 className="popup__title">{status.teleUsername}</h2>
+        <h2 className="popup__title profile__name" data-testid="profile-name">{status.teleUsername}</h2>
         <div className="profile__title">
           <img src={art(title.image)} alt="" />
           <span>{titleName(_, title)}</span>

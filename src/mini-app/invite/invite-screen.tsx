@@ -9,7 +9,7 @@ import { friendLimit } from '../../../engine/prices.ts';
 import { haptic, sharePreparedMessage, shareRefLink } from '../../telegram.ts';
 import { useFriends, usePreparedInvite, useRefLink } from '../api/queries.ts';
 import { useEngine, useStatus } from '../engine-context.tsx';
-import { messageText } from '../messages.ts';
+import { messageText, notify } from '../messages.ts';
 import { art, Avatar, CoinIcon, Icon, MoneyIcon } from '../ui/art.tsx';
 import { Pager } from '../ui/pager.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -70,6 +70,20 @@ const shareInvite = async (preparedId: string | undefined, refLink: string | und
   if (refLink) shareRefLink(refLink);
 };
 
+/** Copy: the link to the clipboard, said with a toast either way (docs/mini-app.md, Invite as a rich message). */
+const copyLink = async (link: string | undefined, _: (id: string) => string): Promise<void> => {
+  if (!link) return;
+  try {
+    if (!navigator.clipboard) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(link);
+    haptic.success();
+    notify(_('app.invite.copied'), 'success');
+  } catch {
+    haptic.error();
+    notify(_('app.invite.copyFailed'), 'error');
+  }
+};
+
 /** Invite (§2): hero, the +3 / +49 cards, the totals, friends 10 a page, and the invite button. */
 export const InviteScreen = () => {
   useSignals();
@@ -79,9 +93,9 @@ export const InviteScreen = () => {
   const prepared = usePreparedInvite();
   const friends = useFriends(1);
   const friendsPage1 = friends.data;
-  // The totals and the friend count come from the status, the list from its own call: each time
-  // the list is fetched (and when Invite opens), the status is asked again through its one owner,
-  // the engine, so the totals are as fresh as the list beside them.
+  // Total Bonus comes with the list's first page (`totalBonus`), so it and the friends' "+X" are
+  // one answer and refresh together (docs/mini-app.md "Invite"). The status (friend count, level)
+  // is asked again each time the list is fetched, through its one owner, the engine.
   const engine = useEngine();
   useEffect(() => {
     void Promise.resolve(engine.refresh()).catch(() => undefined);
@@ -91,6 +105,7 @@ export const InviteScreen = () => {
   const pendingCount =
     friendsPage1?.pending ?? friendsPage1?.items.filter((f) => money(f.totalEarn).lt(economy.pendingFriendThresholdDollars)).length ?? 0;
   const level = status?.refLevel ?? 1;
+  const totalBonus = friendsPage1?.totalBonus ?? (status ? money(status.totalRef).plus(status.totalMoneyRef).toString() : undefined);
   return (
     <div className="invite">
       <section className="invite__hero">
@@ -111,7 +126,7 @@ export const InviteScreen = () => {
       </div>
       <p className="hint invite__note">{_('app.invite.note', { dollars: economy.pendingFriendThresholdDollars })}</p>
       <div className="invite__totals">
-        <div className="card"><span className="hint">{_('app.invite.totalBonus')}</span><strong><MoneyIcon /> {status ? formatMoney(money(status.totalRef).plus(status.totalMoneyRef)) : '…'}</strong></div>
+        <div className="card"><span className="hint">{_('app.invite.totalBonus')}</span><strong data-testid="total-bonus"><MoneyIcon /> {totalBonus !== undefined ? formatMoney(totalBonus) : '…'}</strong></div>
         <div className="card"><span className="hint">{_('app.invite.pendingReferrals')}</span><strong>{pendingCount}</strong></div>
       </div>
       <p className="invite__share-note">{_('app.invite.share', { percent: economy.referralSharePercent })}</p>
@@ -135,10 +150,7 @@ export const InviteScreen = () => {
           className="btn btn--ghost invite__copy"
           aria-label={_('app.invite.copyLabel')}
           disabled={!refLink.data}
-          onClick={() => {
-            if (refLink.data) void navigator.clipboard?.writeText(refLink.data).catch(() => undefined);
-            haptic.success();
-          }}
+          onClick={() => void copyLink(refLink.data, _)}
         >
           {_('app.invite.copy')}
         </button>

@@ -43,7 +43,10 @@ export const LeaderboardScreen = () => {
                   <span className="board__rank"><RankBadge rank={entry.rank} /></span>
                   <Avatar src={entry.teleAvatar} name={entry.teleUsername} />
                   <div className="row__main">
-                    <div className="row__title">{entry.teleUsername}{mine && <span className="board__you">{_('app.board.you')}</span>}</div>
+                    <div className="row__title board__name">
+                      <span className="board__name-text" dir="auto" title={entry.teleUsername}>{entry.teleUsername}</span>
+                      {mine && <span className="board__you">{_('app.board.you')}</span>}
+                    </div>
                     {entry.twUsername && <div className="row__sub"><Icon name="icon-x" size={12} /><bdi>@{entry.twUsername}</bdi></div>}
                   </div>
                   <strong className="board__score"><MoneyIcon /> {formatMoney(entry.totalMoney)}</strong>

@@ -34,7 +34,7 @@ export const ConnectX = () => {
     }
   };
   return (
-    <div className="popup__actions">
+    <div className="popup__actions connect-x">
       <button className="btn" onClick={() => void connect()}>
         <Icon name="icon-x" size={16} /> {_('app.profile.connectX')}{isDemo('x') && <span className="demo-tag">{_('app.ui.demo')}</span>}
       </button>

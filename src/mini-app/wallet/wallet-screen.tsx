@@ -7,6 +7,7 @@ import { setPredictWallet } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
 import { appLocale } from '../locale.ts';
+import { notify } from '../messages.ts';
 import { useRefreshAfterClaim } from '../use-claim.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -51,9 +52,15 @@ export const WalletScreen = () => {
   const preWlComing = status.data?.preWlComing;
   const state = forecastState(preWlComing);
   const submit = async () => {
+    // §5: numeric only. A value the server would refuse (empty, 0, too many days) is not sent: the
+    // player is told the range instead of meeting a silent 400 (docs/mini-app.md, Wallet teaser).
+    const n = Number(days);
+    if (days === '' || n < economy.forecastMinDays || n > economy.forecastMaxDays) {
+      notify(_('app.wallet.enterDays', { min: economy.forecastMinDays, max: formatCount(appLocale(), economy.forecastMaxDays) }));
+      return;
+    }
     setBusy(true);
     try {
-      // §5: numeric only, sent as is; even an empty or zero value may be submitted.
       await setPredictWallet(api, days);
       await refreshAfterClaim();
     } catch (error) {

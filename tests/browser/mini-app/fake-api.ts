@@ -250,7 +250,11 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json(state.tasks.filter((t) => types.includes(t.type)));
     }
     case 'GET /get-ref-users':
-      return json({ ...page(state.friends, query), pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length });
+      return json({
+        ...page(state.friends, query),
+        pending: state.friends.filter((f) => money(f.totalEarn).lt(100)).length,
+        totalBonus: toWire(money(state.status.totalRef).plus(state.status.totalMoneyRef)),
+      });
     case 'GET /leaderboard':
       return json(page(state.leaderboard, query));
     case 'GET /get-my-refLink':
@@ -326,8 +330,14 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       s.totalEarn = toWire(money(s.totalEarn).plus(accepted * s.fingerLevel));
       return json({ batchId, accepted, status: s });
     }
-    case 'POST /claim':
-      return json({ claimed: '0', status: s });
+    case 'POST /claim': {
+      // As the server does: the offline reward goes into the balance and the claim time moves on.
+      const claimed = s.offlinePassiveReward;
+      s.totalEarn = toWire(money(s.totalEarn).plus(claimed));
+      s.offlinePassiveReward = '0';
+      s.lastClaimedTime = Date.now();
+      return json({ claimed, status: s });
+    }
     case 'POST /update-level': {
       const key = (body as { levelKey: number }).levelKey;
       if (!isBoostKey(key)) return error(400, 'levelKey must be 1 to 21', 'levelKey');

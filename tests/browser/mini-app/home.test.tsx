@@ -1,3 +1,4 @@
+import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $energy, $totalClick } from '../../../src/engine-client/signals.ts';
 import { resetMoneyDream } from '../../../src/mini-app/home/money-dream-popup.tsx';
@@ -64,6 +65,43 @@ describe('home', () => {
     await click(await button('Claim'));
     await findToast('Claimed successful');
     expect(document.querySelector('[role="dialog"]')).toBeNull();
+  });
+
+  it('cuts a 32-character name in the header, and shows it whole behind a tap on it', async () => {
+    const long = 'Maximilian_Alexander_vonHabsburg';
+    await mountApp('/', { status: demoStatus({ teleUsername: long }) });
+    const header = await find<HTMLButtonElement>('.home__name', long);
+    expect(header.scrollWidth).toBeGreaterThan(header.clientWidth);
+    expect(header.title).toBe(long);
+    await click(header);
+    const whole = await find('[data-testid="profile-name"]', long);
+    expect(whole.scrollWidth).toBeLessThanOrEqual(whole.clientWidth);
+    expect(whole.getBoundingClientRect().right).toBeLessThanOrEqual(document.documentElement.clientWidth);
+  });
+
+  it('never opens mid-session: income earned since the load is no offline reward (Invite → Home)', async () => {
+    resetMoneyDream();
+    const { state, engine, router } = await mountApp('/');
+    await button('Tap the coin');
+    // A passive card bought during the session: the server's status now reports income since the last claim.
+    state.status.offlinePassiveReward = '53.77';
+    await act(() => router.navigate('/invite'));
+    await act(() => engine.refresh());
+    await act(() => router.navigate('/'));
+    await button('Tap the coin');
+    await act(() => engine.refresh());
+    expect(document.body.textContent).not.toContain('Money Dream');
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+  });
+
+  it('closes by itself when the 90 s claim banks the amount, never showing +0.00', async () => {
+    resetMoneyDream();
+    const { engine } = await mountApp('/', { status: demoStatus({ offlinePassiveReward: '1234.5' }) });
+    await findText("While sleeping, you've earned +1,234.50");
+    // What the engine's 90 s timer does.
+    await act(async () => void (await engine.claim()));
+    await vi.waitFor(() => expect(document.querySelector('[role="dialog"]')).toBeNull());
+    expect(document.body.textContent).not.toContain('+0.00');
   });
 
   it('shows the §8 message when the offline claim fails', async () => {

@@ -1,3 +1,4 @@
+import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoStatus } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp, recordOpenedLinks } from './harness.tsx';
@@ -18,6 +19,17 @@ describe('invite', () => {
     // Friends 4, 8 and 12 (of 14) have totalEarn 42.10 < $100: pending, counted by the server.
     await vi.waitFor(async () => expect((await find('.invite__totals')).textContent).toContain('Pending Referrals3'));
     await findText('+5% of every claim your friends make');
+  });
+
+  it('takes Total Bonus from the friends list\'s answer, so a newer status never sets it apart from the rows', async () => {
+    const { state, engine } = await mountApp('/invite');
+    await find('[data-testid="friends"]');
+    await vi.waitFor(async () => expect((await find('[data-testid="total-bonus"]')).textContent).toContain('333.40'));
+    // A friend's claim pays a 5% share; the status (asked again by the 90 s claim, a tap…) has it
+    // before the cached list does.
+    state.status.totalMoneyRef = '312.90';
+    await act(() => engine.refresh());
+    expect((await find('[data-testid="total-bonus"]')).textContent).toContain('333.40');
   });
 
   it('lists friends 10 a page', async () => {
@@ -42,6 +54,20 @@ describe('invite', () => {
     expect(url.origin + url.pathname).toBe('https://t.me/share/url');
     expect(url.searchParams.get('url')).toBe('https://t.me/money_clicker_bot/app?startapp=Ab3dE9');
     expect(url.searchParams.get('text')).toBe('Tap the coin with me on MONEY and we both get a bonus!');
+  });
+
+  it('copies the link and says so in a toast; a refused clipboard says that instead', async () => {
+    const written: string[] = [];
+    const clipboard = vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (text) => void written.push(text));
+    await mountApp('/invite');
+    const copy = await button('Copy invite link');
+    await vi.waitFor(() => expect(copy.disabled).toBe(false));
+    await click(copy);
+    await findToast('Invite link copied');
+    expect(written).toEqual(['https://t.me/money_clicker_bot/app?startapp=Ab3dE9']);
+    clipboard.mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    await click(copy);
+    await findToast('Could not copy the link');
   });
 
   it('upgrades the referral limit over the 14 levels: "Upgraded successful"', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { walletMockFlag } from '../../../src/mini-app/wallet/wallet-screen.tsx';
 import { demoStatus } from './fake-api.ts';
-import { button, cleanup, click, find, findText, mountApp, typeInto } from './harness.tsx';
+import { button, cleanup, click, find, findText, findToast, mountApp, typeInto } from './harness.tsx';
 
 afterEach(cleanup);
 
@@ -15,6 +15,22 @@ describe('leaderboard', () => {
     await findText('1 / 3');
     await click(await button('Next ›'));
     await findText('2 / 3');
+  });
+
+  it('keeps a 32-character name on one line, ending in an ellipsis, with "(you)" whole beside it', async () => {
+    const long = 'Maximilian_Alexander_vonHabsburg';
+    expect(long).toHaveLength(32);
+    const status = demoStatus({ teleUsername: long });
+    await mountApp('/leaderboard', { status });
+    const title = await find('.board__list > li .row__title', long);
+    const name = title.querySelector<HTMLElement>('.board__name-text')!;
+    const lineHeight = parseFloat(getComputedStyle(name).lineHeight) || 21;
+    expect(name.getBoundingClientRect().height).toBeLessThan(lineHeight * 1.5);
+    expect(getComputedStyle(name).textOverflow).toBe('ellipsis');
+    expect(name.scrollWidth).toBeGreaterThan(name.clientWidth);
+    expect(name.title).toBe(long);
+    const you = title.querySelector<HTMLElement>('.board__you')!;
+    expect(you.scrollWidth).toBeLessThanOrEqual(you.clientWidth + 1);
   });
 
   it('shows skeletons while loading and the §8 fallback on failure', async () => {
@@ -50,9 +66,25 @@ describe('wallet teaser', () => {
   it('only logs a failed forecast (no message)', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await mountApp('/wallet', { failures: { '/set-predict-wallet-coming': 500 } });
+    await typeInto(await find<HTMLInputElement>('input[aria-label="Days"]'), '30');
     await click(await button('submit'));
     await vi.waitFor(() => expect(error).toHaveBeenCalled());
     expect(document.querySelector('[data-sonner-toast]')).toBeNull();
+    error.mockRestore();
+  });
+
+  it('says the range for an empty, 0 or too long forecast, and sends nothing', async () => {
+    const error = vi.spyOn(console, 'error');
+    const { state } = await mountApp('/wallet');
+    const input = await find<HTMLInputElement>('input[aria-label="Days"]');
+    for (const value of ['', '0', '99999']) {
+      await typeInto(input, value);
+      await click(await button('submit'));
+      await findToast('Enter a number of days from 1 to 36,500');
+    }
+    expect(state.calls.filter((c) => c.path === '/set-predict-wallet-coming')).toEqual([]);
+    // (TON Connect's SDK logs its own fetch failures here: only the forecast's would be ours.)
+    expect(error.mock.calls.filter((c) => c[0] === 'forecast')).toEqual([]);
     error.mockRestore();
   });
 
