@@ -11,13 +11,15 @@
  * - below SHED_IN_FLIGHT_FLOOR in flight nothing is shed, whatever the clock says: a lone request,
  *   a player's first burst on the embedded database, a fresh start, or a process that another
  *   process starves of CPU all have few requests in flight, and shedding them would only hurt;
- * - at SHED_MAX_IN_FLIGHT every further request is shed: the queue's length is the bound;
- * - in between, a request is shed while the last sample (every SHED_SAMPLE_MS) showed a standing
- *   queue (even the fastest answer slower than SHED_QUEUE_DELAY_MS), a late event loop
- *   (SHED_EVENT_LOOP_DELAY_MS), a busy one (SHED_EVENT_LOOP_UTILIZATION) or a full heap
- *   (SHED_HEAP_USED_RATIO). Latency alone never sheds: it must come with demand.
- * Each request is decided as it arrives, so the admitted work keeps flowing at the floor while the
- * rest is refused; there is no window in which everything is refused.
+ * - at SHED_MAX_IN_FLIGHT every further request is shed: the queue's hard bound;
+ * - in between, a request is shed when the queue is longer than the process answers in
+ *   SHED_QUEUE_DELAY_MS (Little's law: the answers a second it has shown it can give, times the
+ *   wait allowed), so an admitted request waits about that long at most; or while the last sample
+ *   (every SHED_SAMPLE_MS) showed a late event loop (SHED_EVENT_LOOP_DELAY_MS), a busy one
+ *   (SHED_EVENT_LOOP_UTILIZATION) or a full heap (SHED_HEAP_USED_RATIO). Latency alone never
+ *   sheds: it must come with demand.
+ * Each request is decided as it arrives, so the admitted work keeps flowing while the rest is
+ * refused; there is no window in which everything is refused.
  *
  * A shed request writes no log line: it is counted in money_http_shed_total{reason} at each sample,
  * and one summary line is logged every SHED_LOG_INTERVAL_MS while shedding goes on.
@@ -44,8 +46,8 @@ export type SheddingConfig = Pick<
   | 'SHED_LOG_INTERVAL_MS'
 >;
 
-/** Fewer answers than this in a sample say nothing about a queue: a few slow outside calls are not an overload. */
-export const queueSampleMin = 8;
+/** How much of the answers-a-second it has shown the process keeps from one sample to the next: a slow fade after a quiet spell. */
+const capacityKept = 0.95;
 
 /** The paths that can be shed: the player API and the console's API. Everything else is always served. */
 export const isSheddable = (url: string | undefined): boolean => url !== undefined && (url.startsWith(apiPrefix) || url.startsWith(adminApiPrefix));
@@ -74,6 +76,8 @@ export interface LoadShedding {
   inFlight(): number;
   /** What the last sample found past its bound (it sheds only above the floor), or null. */
   pressure(): ShedReason | null;
+  /** The queue the process answers within SHED_QUEUE_DELAY_MS, as the last sample saw it. */
+  queueLimit(): number;
 }
 
 /** The gate and its sampler; nothing runs until start(). */
@@ -91,9 +95,11 @@ export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
 
   let inFlight = 0;
   let pressure: ShedReason | null = null;
-  // The sample under way: the fastest admitted answer and how many there were (CoDel's test).
-  let fastestMs = Infinity;
+  // Admitted answers in the sample under way, and the answers a second the process has shown it gives.
   let answers = 0;
+  let capacityPerS = 0;
+  let queueLimit = config.SHED_IN_FLIGHT_FLOOR;
+  let sampledAtMs = performance.now();
   const shedCounts = new Map<ShedReason, number>(shedReasons.map((r) => [r, 0]));
   let unlogged = 0;
   let lastElu = performance.eventLoopUtilization();
@@ -111,16 +117,13 @@ export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
     if (inFlight >= config.SHED_IN_FLIGHT_FLOOR) {
       if (inFlight >= config.SHED_MAX_IN_FLIGHT) return shed(res, 'inFlight');
       if (pressure !== null) return shed(res, pressure);
+      if (inFlight >= queueLimit) return shed(res, 'queueDelay');
     }
     inFlight++;
-    const startMs = performance.now();
     res.once('close', () => {
       inFlight--;
-      // A 503 (the database away) says nothing about the queue.
-      if (res.statusCode === 503) return;
-      const ms = performance.now() - startMs;
-      answers++;
-      if (ms < fastestMs) fastestMs = ms;
+      // A 503 (the database away) says nothing about what the process can answer.
+      if (res.statusCode !== 503) answers++;
     });
     handler(req, res);
   };
@@ -131,16 +134,16 @@ export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
     lastElu = performance.eventLoopUtilization();
     const delayMs = loopDelay.mean / 1e6;
     loopDelay.reset();
-    // Too few answers to judge keeps the last verdict while the demand stays above the floor: the
-    // requests still waiting are the queue. It clears once the demand falls.
-    const queued = answers >= queueSampleMin ? fastestMs > config.SHED_QUEUE_DELAY_MS : pressure === 'queueDelay' && inFlight >= config.SHED_IN_FLIGHT_FLOOR;
-    if (config.SHED_QUEUE_DELAY_MS > 0 && queued) pressure = 'queueDelay';
-    else if (config.SHED_EVENT_LOOP_DELAY_MS > 0 && delayMs > config.SHED_EVENT_LOOP_DELAY_MS) pressure = 'eventLoopDelay';
+    const nowMs = performance.now();
+    capacityPerS = Math.max((answers * 1_000) / Math.max(1, nowMs - sampledAtMs), capacityPerS * capacityKept);
+    sampledAtMs = nowMs;
+    answers = 0;
+    // The queue the process answers within SHED_QUEUE_DELAY_MS (Little's law), never below the floor.
+    queueLimit = config.SHED_QUEUE_DELAY_MS > 0 ? Math.max(config.SHED_IN_FLIGHT_FLOOR, Math.ceil((capacityPerS * config.SHED_QUEUE_DELAY_MS) / 1_000)) : Infinity;
+    if (config.SHED_EVENT_LOOP_DELAY_MS > 0 && delayMs > config.SHED_EVENT_LOOP_DELAY_MS) pressure = 'eventLoopDelay';
     else if (config.SHED_EVENT_LOOP_UTILIZATION > 0 && elu.utilization > config.SHED_EVENT_LOOP_UTILIZATION) pressure = 'eventLoopUtilization';
     else if (process.memoryUsage().heapUsed > heapBound) pressure = 'heapUsedBytes';
     else pressure = null;
-    fastestMs = Infinity;
-    answers = 0;
     for (const [reason, n] of shedCounts) {
       if (n === 0) continue;
       metrics.http.shed.inc({ reason }, n);
@@ -175,5 +178,6 @@ export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
     },
     inFlight: () => inFlight,
     pressure: () => pressure,
+    queueLimit: () => queueLimit,
   };
 };

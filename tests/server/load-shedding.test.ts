@@ -3,7 +3,8 @@
  * HTTP server in front of Fastify, so `inject` never meets it.
  * - Below SHED_IN_FLIGHT_FLOOR nothing is shed, whatever the samples say.
  * - At SHED_MAX_IN_FLIGHT every further API request is shed, with one prebuilt 503 and no log line.
- * - In between, a request is shed while the last sample was past a bound.
+ * - In between, a request is shed when the queue is longer than the process answers in
+ *   SHED_QUEUE_DELAY_MS, or while the last sample was past a bound.
  * - The app shell, static files, /livez, /readyz and /metrics are never shed.
  * A request is held in flight by sending its headers and withholding its body: it has been admitted
  * and waits, as a request waiting for the database does.
@@ -17,7 +18,7 @@ import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/core/config/config.ts';
 import type { Db } from '../../server/core/db/db.ts';
-import { createLoadShedding, queueSampleMin, type LoadShedding } from '../../server/core/load-shedding.ts';
+import { createLoadShedding, type LoadShedding } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 
@@ -168,16 +169,13 @@ describe('load shedding: the gate', () => {
     holdMs = 0;
   });
 
-  it('above the floor, sheds while the samples see a standing queue, and lets requests in again once the queue is gone', async () => {
+  it('above the floor, sheds once the queue is longer than the process has shown it answers in SHED_QUEUE_DELAY_MS, and lets requests in again once it is gone', async () => {
     const base = await start({ SHED_IN_FLIGHT_FLOOR: '3', SHED_MAX_IN_FLIGHT: '100', SHED_QUEUE_DELAY_MS: '20', SHED_RETRY_AFTER_S: '7' });
-    // Three requests waiting (the floor), then ten answered after 40 ms: a standing queue.
+    // Three requests waiting (the floor), and nothing answered yet: the queue's limit is the floor.
     holdMs = 1_500;
     const waiting = Array.from({ length: 3 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer);
     await until(() => shedding.inFlight() === 3);
-    holdMs = 40;
-    const first = await Promise.all(Array.from({ length: 10 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
-    expect(first.map((r) => r.status)).toEqual(Array(10).fill(200));
-    await until(() => shedding.pressure() === 'queueDelay');
+    expect(shedding.queueLimit()).toBe(3);
     const shed = await send(base, 'GET', `${apiPrefix}/wait`).answer;
     expect(shed.status).toBe(503);
     expect(shed.headers['retry-after']).toBe('7');
@@ -185,21 +183,20 @@ describe('load shedding: the gate', () => {
     // A static file is never shed.
     expect((await send(base, 'GET', '/assets/x.js').answer).status).toBe(200);
     expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200, 200]);
-    // The demand has fallen below the floor: the queue is gone.
+    // The demand has fallen below the floor: requests are let in again.
     holdMs = 0;
-    await until(() => shedding.pressure() === null);
     expect((await send(base, 'GET', `${apiPrefix}/wait`).answer).status).toBe(200);
   });
 
-  it('takes a few slow answers for slow calls, not for a queue', async () => {
-    await start({ SHED_IN_FLIGHT_FLOOR: '1', SHED_QUEUE_DELAY_MS: '20' }).then(async (base) => {
-      holdMs = 40;
-      const slow = await Promise.all(Array.from({ length: queueSampleMin - 1 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
-      expect(slow.map((r) => r.status)).toEqual(Array(queueSampleMin - 1).fill(200));
-      // Four samples later, none saw a queue.
-      await new Promise((r) => setTimeout(r, 200));
-      expect(shedding.pressure()).toBe(null);
-    });
+  it('lets the queue grow with the answers a second the process has shown it gives', async () => {
+    const base = await start({ SHED_IN_FLIGHT_FLOOR: '2', SHED_MAX_IN_FLIGHT: '100', SHED_QUEUE_DELAY_MS: '500' });
+    // Quick answers, two at a time (below the floor): the samples see what the process answers.
+    for (let i = 0; i < 20 && shedding.queueLimit() <= 6; i++) await Promise.all([0, 1].map(() => send(base, 'GET', `${apiPrefix}/wait`).answer));
+    await until(() => shedding.queueLimit() > 6);
+    // Six waiting at once, three times the floor, fit in the queue it has shown it can answer.
+    holdMs = 300;
+    const six = await Promise.all(Array.from({ length: 6 }, () => send(base, 'GET', `${apiPrefix}/wait`).answer));
+    expect(six.map((r) => r.status)).toEqual(Array(6).fill(200));
   });
 
   it('never sheds below the floor, even with the event loop blocked past its bound', async () => {

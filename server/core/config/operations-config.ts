@@ -31,9 +31,8 @@ export const operationsConfigShape = {
   /** Shed while the V8 heap in use is above this share of its limit (0–1); 0 turns the check off. */
   SHED_HEAP_USED_RATIO: z.coerce.number().min(0).max(1).default(0.9),
   /**
-   * Shed while even the fastest request let in during the last sample (of at least 8) took longer
-   * than this, in ms: a standing queue, for the database or a click group's commit, which the event
-   * loop's delay does not show. 0 turns the check off.
+   * The wait an admitted request may have, in ms: above the floor, a request is shed when more are
+   * in flight than the process has shown it answers in this time (Little's law). 0 turns it off.
    */
   SHED_QUEUE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   /** How often the bounds are sampled, in ms: a sample decides for every request until the next one. */
