@@ -20,6 +20,7 @@ import { loadConfig } from '../../server/core/config/config.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { createLoadShedding, type LoadShedding } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';
+import { startCpuHogs, type CpuHogs } from '../cpu-hogs.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 
 const token = 'shed-test-token-0123456789abcdef';
@@ -221,5 +222,37 @@ describe('load shedding: the gate', () => {
     expect(counted()).toBe(20);
     expect(logged.length).toBeLessThan(20);
     expect((await held).status).toBe(200);
+  });
+});
+
+describe.each(backends)('load shedding with the defaults players meet, beside a busy neighbour (%s)', (backend) => {
+  let db: Db;
+  let app: FastifyInstance;
+  let base: string;
+  let hogs: CpuHogs;
+  beforeAll(async () => {
+    // No SHED_* setting: the defaults, from a fresh start, with a process spinning on the CPU.
+    hogs = startCpuHogs(1);
+    const config = loadConfig(testEnv(backend));
+    db = await openTestDb(config, backend);
+    app = await createApp({ db, config, clock: manualClock(startMs), loadShedding: true });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await hogs?.stop();
+    await app?.close();
+    await db?.close();
+  });
+
+  it("answers a player's first burst of calls, all at once, and a lone call, none of them shed", async () => {
+    const auth = authFor(7_100_000_100);
+    const paths = ['', '/tasks?type=DAILY_TASK', '/tasks?type=INVITE_TASK', '/leaderboard', '/get-ref-users', '/get-my-refLink'];
+    // 44 calls at once from one client, below the floor of requests in flight.
+    const burst = await Promise.all(Array.from({ length: 28 }, (_, i) => send(base, 'GET', `${apiPrefix}${paths[i % paths.length]}`, { headers: auth }).answer));
+    const clicks = await Promise.all(Array.from({ length: 16 }, (_, i) => send(base, 'POST', `${apiPrefix}/click`, { headers: auth, body: clickBody(`burst-${i}`, 1) }).answer));
+    expect([...burst, ...clicks].filter((r) => r.status !== 200).map((r) => `${r.status} ${r.body}`)).toEqual([]);
+    expect((await send(base, 'GET', `${apiPrefix}/openapi.json`).answer).status).toBe(200);
   });
 });
