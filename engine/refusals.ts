@@ -248,7 +248,7 @@ export const refusals = {
   negativeCredit: operator('a credit must not be negative'),
 
   // --- The shop's console (docs/shop.md "Console"): the catalog, refunds.
-  shopItemInvalid: operator('{field}: {problem}'),
+  shopItemInvalid: operator('Shop item {field}: {problem}'),
   shopRefundNotPaid: operator('Order {orderId} is {state}: only a paid order can be refunded'),
   starPaymentNotFound: operator('Payment {chargeId} not found'),
 

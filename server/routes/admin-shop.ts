@@ -32,11 +32,12 @@ export const adminShopRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
     async (request) => updateShopItem(ctx.db, actorOf(request), (request.params as { id: string }).id, request.body as ItemEdit, ctx.clock.now()),
   );
 
-  app.post('/shop/orders/:orderId/refund', { schema: { params: obj({ orderId: rowId }, ['orderId']) } }, async (request) =>
-    refundOrder(ctx.db, ctx.config, actorOf(request), (request.params as { orderId: number }).orderId, ctx.clock.now()),
+  // The order's id, and below the charge's: `:id` as every console route names its row.
+  app.post('/shop/orders/:id/refund', { schema: { params: obj({ id: rowId }, ['id']) } }, async (request) =>
+    refundOrder(ctx.db, ctx.config, actorOf(request), (request.params as { id: number }).id, ctx.clock.now()),
   );
 
-  app.post('/shop/payments/:chargeId/refund', { schema: { params: obj({ chargeId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } }, ['chargeId']) } }, async (request) =>
-    refundUnmatchedPayment(ctx.db, ctx.config, actorOf(request), (request.params as { chargeId: string }).chargeId, ctx.clock.now()),
+  app.post('/shop/payments/:id/refund', { schema: { params: obj({ id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } }, ['id']) } }, async (request) =>
+    refundUnmatchedPayment(ctx.db, ctx.config, actorOf(request), (request.params as { id: string }).id, ctx.clock.now()),
   );
 };
