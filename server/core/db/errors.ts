@@ -14,8 +14,10 @@ export class DbUnavailable extends Error {
 
 // SQLSTATE classes and codes that say "the server, not the statement": connection exceptions
 // (08…), operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up),
-// too many connections, and the statement timeout (57014 query_canceled).
-const unavailableCodes = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+// too many connections, the statement timeout (57014 query_canceled), and a statement sent to a
+// standby (25006 read_only_sql_transaction): during a failover the write port briefly reaches a
+// member not yet promoted (docs/operations.md "Failover, switchover and rejoin"), and PostgreSQL refuses it, changing nothing.
+const unavailableCodes = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25006']);
 // Node socket errors and the messages `pg` and `pg-pool` raise without a SQLSTATE.
 const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const pgMessages =
