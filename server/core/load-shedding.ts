@@ -31,7 +31,7 @@ import { adminApiPrefix } from '../../engine/admin-types.ts';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { refusalMessage } from '../../engine/refusals.ts';
 import type { Config } from './config/config.ts';
-import { metrics, type ShedReason } from './metrics.ts';
+import { metrics, shedReasons, type ShedReason } from './metrics.ts';
 
 export type SheddingConfig = Pick<
   Config,
@@ -52,7 +52,6 @@ const capacityKept = 0.95;
 /** The paths that can be shed: the player API and the console's API. Everything else is always served. */
 export const isSheddable = (url: string | undefined): boolean => url !== undefined && (url.startsWith(apiPrefix) || url.startsWith(adminApiPrefix));
 
-const shedReasons = ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] as const satisfies readonly ShedReason[];
 
 /** The server settings Fastify applies to a server it makes itself, which a factory must apply too. */
 export interface ServerTimeouts {

@@ -159,7 +159,8 @@ export const metrics = {
 /** The reasons of money_redis_rank_fallbacks_total (bounded). */
 export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unknown_player';
 /** The reasons of money_http_shed_total: the queue's bound, or the bound a sample was past above the floor (server/core/load-shedding.ts). */
-export type ShedReason = 'inFlight' | 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes' | 'queueDelay';
+export const shedReasons = ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] as const;
+export type ShedReason = (typeof shedReasons)[number];
 /** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
 export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
 /** The reasons of money_db_replica_fallbacks_total: every state of server/core/db/replica.ts but `replica`. */
@@ -168,7 +169,7 @@ export type ReplicaFallbackReason = 'lagging' | 'down' | 'promoted';
 // Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
 for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
 for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
-for (const reason of ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] satisfies ShedReason[]) metrics.http.shed.inc({ reason }, 0);
+for (const reason of shedReasons) metrics.http.shed.inc({ reason }, 0);
 for (const reason of ['lagging', 'down', 'promoted'] satisfies ReplicaFallbackReason[]) metrics.db.replicaFallbacks.inc({ reason }, 0);
 
 /** The pool numbers money_db_pool_waiting_clients reads (pg.Pool has them). */
