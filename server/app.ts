@@ -13,7 +13,7 @@ import type { Config } from './core/config/config.ts';
 import type { Db } from './core/db/db.ts';
 import { createDbProbe } from './core/db/probe.ts';
 import { startProcessMetrics, trackDatabase } from './core/metrics.ts';
-import { isDraining } from './core/shutdown.ts';
+import { readyzChecked } from './core/shutdown.ts';
 import { seedTasks } from './tasks/tasks.ts';
 import { createLoadShedding } from './core/load-shedding.ts';
 import { installErrorHandler } from './routes/error-handler.ts';
@@ -58,7 +58,7 @@ export interface AppDeps {
    */
   loadShedding?: boolean;
   /** True once shutdown has begun: /readyz answers 503 (default: server/core/shutdown.ts's). */
-  draining?: () => boolean;
+  draining?: (checker: string) => boolean;
 }
 
 /**
@@ -148,7 +148,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     { prefix: apiPrefix },
   );
   // The operators' probes and /metrics, outside the API prefix (docs/operations.md).
-  await app.register(healthRoutes, { db: deps.db, config: deps.config, probe, draining: deps.draining ?? isDraining });
+  await app.register(healthRoutes, { db: deps.db, config: deps.config, probe, draining: deps.draining ?? readyzChecked });
   // The operator console's API (docs/admin.md), beside the game API.
   await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, reads: deps.reads ?? deps.db, config: deps.config, clock, frozen, airdrop });
   return app;

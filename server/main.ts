@@ -24,7 +24,7 @@ import { startOutsideBackground, stopBot } from './background/runtime.ts';
 import { createOutsideServices } from './tasks/outside-services.ts';
 import { pollsUpdates, startCluster } from './core/cluster.ts';
 import { serveClusterMetrics } from './core/metrics.ts';
-import { drainable, installShutdown, type Drainable } from './core/shutdown.ts';
+import { balancersNoticed, drainable, installShutdown, type Drainable } from './core/shutdown.ts';
 import { stopTracing, tracingStarted } from './core/tracing.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,6 +117,8 @@ const main = async (): Promise<void> => {
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).
   installShutdown([
+    // Serving on until the balancers polling /readyz have seen "draining" and send nothing new here.
+    { name: 'balancers', timeoutMs: config.SHUTDOWN_NOTICE_MAX_MS + 500, run: () => balancersNoticed({ checks: config.SHUTDOWN_NOTICE_CHECKS, maxMs: config.SHUTDOWN_NOTICE_MAX_MS }) },
     { name: 'background', timeoutMs: 6_000, run: stopBot },
     // drainDefaults: accepting what is queued (2 s), the requests (6 s), the app's close (1.5 s).
     { name: 'requests', timeoutMs: 10_000, run: () => drain.drain() },

@@ -235,6 +235,57 @@ let draining = false;
 /** True from the first SIGTERM/SIGINT on: /readyz answers 503 "draining" (docs/operations.md "Probes"). */
 export const isDraining = (): boolean => draining;
 
+/** A caller of /readyz seen this recently before the signal is a balancer that must be told (ms). */
+const watchingWindowMs = 5_000;
+
+export interface NoticeBounds {
+  /** The "draining" answers a balancer needs to take the process out (HAProxy's `fall`). */
+  checks: number;
+  /** The longest the process waits for that. */
+  maxMs: number;
+}
+
+/** The callers of /readyz, by address: the balancers to tell before the port closes. */
+export const readyzWatch = () => {
+  const checkers = new Map<string, { lastMs: number; drainingAnswers: number }>();
+  return {
+    /** Notes a check by `checker`, answered "draining" or not. */
+    checked(checker: string, answeredDraining: boolean, nowMs: number = performance.now()): void {
+      const seen = checkers.get(checker) ?? { lastMs: nowMs, drainingAnswers: 0 };
+      seen.lastMs = nowMs;
+      if (answeredDraining) seen.drainingAnswers++;
+      checkers.set(checker, seen);
+      // A balancer that went away is forgotten: the map stays as small as the set of balancers.
+      if (checkers.size > 64) for (const [who, c] of checkers) if (nowMs - c.lastMs > watchingWindowMs) checkers.delete(who);
+    },
+    /**
+     * Resolves once every caller that checked in the few seconds before `signalMs` has been
+     * answered "draining" `checks` times, so that it sends no new request here, or at
+     * `signalMs + maxMs`; at once when none checked.
+     */
+    async noticed(bounds: NoticeBounds, signalMs: number = performance.now()): Promise<void> {
+      const watching = [...checkers.values()].filter((c) => signalMs - c.lastMs <= watchingWindowMs);
+      while (watching.some((c) => c.drainingAnswers < bounds.checks) && performance.now() < signalMs + bounds.maxMs) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+};
+
+const watch = readyzWatch();
+
+/** Notes a /readyz check by `checker` (the caller's address); tells whether it is answered "draining". */
+export const readyzChecked = (checker: string): boolean => {
+  watch.checked(checker, draining);
+  return draining;
+};
+
+/**
+ * After the signal, requests go on being served until the balancers polling /readyz have been
+ * answered "draining" often enough to take the process out (docs/faults.md "Stopping").
+ */
+export const balancersNoticed = (bounds: NoticeBounds): Promise<void> => watch.noticed(bounds);
+
 /**
  * On SIGTERM or SIGINT runs `steps` once and exits: 0 when the requests and the database closed
  * (an outside service that failed to stop is logged, not fatal), 1 otherwise. A last-resort timer

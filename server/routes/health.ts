@@ -17,8 +17,11 @@ export interface HealthDeps {
   config: Config;
   /** The database's readiness (server/core/db/probe.ts). */
   probe(): Promise<DbReadiness>;
-  /** True once shutdown has begun (server/core/shutdown.ts). */
-  draining(): boolean;
+  /**
+   * True once shutdown has begun; notes `checker`, the address polling /readyz, as a balancer to
+   * be told before the port closes (server/core/shutdown.ts).
+   */
+  draining(checker: string): boolean;
 }
 
 const ok = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } as const;
@@ -44,8 +47,9 @@ export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) =>
         response: { 200: ok, 503: notReady },
       },
     },
-    async (_request, reply) => {
-      const state: DbReadiness | { ok: false; reason: 'draining'; message: string } = deps.draining()
+    async (request, reply) => {
+      // The socket's peer, not a forwarded address: a balancer's checks are its own requests.
+      const state: DbReadiness | { ok: false; reason: 'draining'; message: string } = deps.draining(request.socket.remoteAddress ?? '')
         ? { ok: false, reason: 'draining', message: 'The process is shutting down' }
         : await deps.probe();
       if (!state.ok) void reply.status(503).header('retry-after', String(dbRetryAfterS));

@@ -203,7 +203,7 @@ describe('SIGTERM answers every connection accepted or queued, whatever the Bot 
         const unacknowledged = outcomes.filter((x) => x.o !== 200 && stored.has(x.batchId));
         if (lost.length > 0 || unacknowledged.length > 0) failures.push(`run ${run} (${mode}): answered but not stored ${lost.join(',')}; stored unanswered ${unacknowledged.map((x) => `${x.batchId} ${x.o}`).join(',')}`);
         console.info(`shutdown-connections run ${run} (${mode}): ${before.length} requests before the signal, ${unanswered.length} unanswered, exit ${code}`);
-        if (!/Stopped \(background \d+ ms, requests \d+ ms, database \d+ ms\)/.test(server.output())) failures.push(`run ${run} (${mode}): no clean stop line:\n${server.output().slice(-2_000)}`);
+        if (!/Stopped \(balancers \d+ ms, background \d+ ms, requests \d+ ms, database \d+ ms\)/.test(server.output())) failures.push(`run ${run} (${mode}): no clean stop line:\n${server.output().slice(-2_000)}`);
       } finally {
         for (const a of agents) a.destroy();
         await server.stop('SIGKILL');

@@ -89,7 +89,7 @@ describe.each(['refuses connections', 'hangs'] as const)('SIGTERM under click lo
       expect(answered.filter((id) => !stored.has(id))).toEqual([]);
       expect(outcomes.filter((x) => x.o !== 200 && stored.has(x.batchId)), server.output()).toEqual([]);
       expect(server.output()).toMatch(/bot: stopped uncleanly/);
-      expect(server.output()).toMatch(/Stopped \(background \d+ ms, requests \d+ ms, database \d+ ms\)/);
+      expect(server.output()).toMatch(/Stopped \(balancers \d+ ms, background \d+ ms, requests \d+ ms, database \d+ ms\)/);
     } finally {
       for (const a of agents) a.destroy();
       await server.stop('SIGKILL');

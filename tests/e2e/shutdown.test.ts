@@ -47,7 +47,7 @@ describe.each(dbKinds)('graceful shutdown on %s', (kind) => {
     const code = await first.stop('SIGTERM');
     await Promise.all(streams);
     expect(code, first.output()).toBe(0);
-    expect(first.output()).toMatch(/Stopped \(background \d+ ms, requests \d+ ms, database \d+ ms\)/);
+    expect(first.output()).toMatch(/Stopped \(balancers \d+ ms, background \d+ ms, requests \d+ ms, database \d+ ms\)/);
     expect([...acknowledged.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30);
 
     const second = await startServer({ dataDir, databaseUrl: db.url });

@@ -138,6 +138,6 @@ describe.each(dbKinds)('traces of one click (%s)', (kind) => {
   it('stops with the traces step and exits 0', async () => {
     const code = await server.stop('SIGTERM');
     expect(code, server.output()).toBe(0);
-    expect(server.output()).toMatch(/Stopped \(background \d+ ms, requests \d+ ms, database \d+ ms, redis \d+ ms, traces \d+ ms\)/);
+    expect(server.output()).toMatch(/Stopped \(balancers \d+ ms, background \d+ ms, requests \d+ ms, database \d+ ms, redis \d+ ms, traces \d+ ms\)/);
   });
 });

@@ -32,7 +32,7 @@ describe('WORKERS', () => {
         const answers = await Promise.all(Array.from({ length: 20 }, async () => (await fetch(`${server.base}/healthz`)).status));
         expect(answers.every((s) => s === 200)).toBe(true);
         expect(await server.stop('SIGTERM')).toBe(0);
-        expect((server.output().match(/Stopped \(background/g) ?? []).length).toBe(2);
+        expect((server.output().match(/Stopped \(balancers \d+ ms, background/g) ?? []).length).toBe(2);
         expect(server.output()).toMatch(/All workers stopped/);
       } finally {
         await server.stop('SIGKILL');

@@ -8,7 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drainable, type Drainable } from '../../server/core/shutdown.ts';
+import { drainable, readyzWatch, type Drainable } from '../../server/core/shutdown.ts';
 
 /** Waits (bounded by the test's timeout) until `ok()` holds; never an assertion on time. */
 const until = async (ok: () => boolean | Promise<boolean>): Promise<void> => {
@@ -144,5 +144,47 @@ describe('drain', () => {
     await until(() => drain.inFlight === 1);
     await expect(drain.drain({ inFlightMs: 50, idleMs: 10, closeMs: 100 })).rejects.toThrow(/1 requests still in flight after 50 ms/);
     busy.destroy();
+  });
+});
+
+describe('balancers told before the port closes', () => {
+  const state = (p: Promise<void>) => {
+    let settled = false;
+    void p.then(() => (settled = true));
+    return { settled: () => settled, done: p };
+  };
+  const turns = () => new Promise((r) => setTimeout(r, 60));
+
+  it('waits until each balancer polling /readyz before the signal was answered "draining" the number of times it needs', async () => {
+    const watch = readyzWatch();
+    const signalMs = performance.now();
+    watch.checked('10.0.0.1', false, signalMs - 900);
+    watch.checked('10.0.0.2', false, signalMs - 400);
+    const noticed = state(watch.noticed({ checks: 2, maxMs: 60_000 }, signalMs));
+    watch.checked('10.0.0.1', true);
+    watch.checked('10.0.0.1', true);
+    watch.checked('10.0.0.2', true);
+    await turns();
+    // One balancer has seen "draining" once: it may still send requests here.
+    expect(noticed.settled()).toBe(false);
+    watch.checked('10.0.0.2', true);
+    await noticed.done;
+  });
+
+  it('drains at once when nobody polls /readyz, or only an address that stopped polling long before the signal', async () => {
+    const watch = readyzWatch();
+    await watch.noticed({ checks: 2, maxMs: 60_000 });
+    const signalMs = performance.now();
+    watch.checked('10.0.0.9', false, signalMs - 30_000);
+    await watch.noticed({ checks: 2, maxMs: 60_000 }, signalMs);
+  });
+
+  it('gives up at its bound when a balancer never checks again', async () => {
+    const watch = readyzWatch();
+    watch.checked('10.0.0.1', false);
+    const noticed = state(watch.noticed({ checks: 2, maxMs: 200 }));
+    await turns();
+    expect(noticed.settled()).toBe(false);
+    await noticed.done;
   });
 });

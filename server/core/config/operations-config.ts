@@ -42,6 +42,13 @@ export const operationsConfigShape = {
   /** A shed request logs nothing of its own: one summary line this often (ms) while shedding goes on. */
   SHED_LOG_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /**
+   * On SIGTERM, the longest the process keeps serving, in ms, until every balancer that polls
+   * /readyz has been answered "draining" SHUTDOWN_NOTICE_CHECKS times (docs/faults.md "Stopping").
+   */
+  SHUTDOWN_NOTICE_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How many "draining" answers a balancer needs to take the process out (HAProxy's `fall`, 2 in ops/ha/haproxy.cfg). */
+  SHUTDOWN_NOTICE_CHECKS: z.coerce.number().int().min(1).max(10).default(2),
+  /**
    * OpenTelemetry traces go to this OTLP/HTTP endpoint (`http://collector:4318`); unset, nothing
    * is traced and no OpenTelemetry code is loaded. The SDK reads the other OTEL_* variables itself.
    */
