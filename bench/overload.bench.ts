@@ -15,10 +15,12 @@
  *   histogram (money_http_request_duration_seconds).
  * Writes the `overload` section of bench/RESULTS.md.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { apiPrefix } from '../engine/api-types.ts';
@@ -31,9 +33,11 @@ import { signInitData } from '../server/players/init-data.ts';
 import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
 import { autocannon, benchPgUrl, postgresCpuMs, processCpuMs, tallyAcknowledged } from './load.ts';
 import { runOpenLoop } from './open-loop.ts';
+import { renderTemplate } from '../tests/e2e/ha/ha-cluster.ts';
 import { writeSection } from './results.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 20);
+const haproxyBin = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 const factors = (process.env.BENCH_OVERLOAD_FACTORS ?? '2,4').split(',').map(Number);
 const connections = Number(process.env.BENCH_OVERLOAD_CONNECTIONS ?? 1_000);
 const peakConnections = Number(process.env.BENCH_PEAK_CONNECTIONS ?? 128);
@@ -41,6 +45,8 @@ const peakS = Number(process.env.BENCH_PEAK_S ?? 5);
 const answerBoundMs = 1_000;
 const p99TargetMs = 100;
 const goodputTargets: Record<number, number> = { 2: 0.7, 4: 0.5 };
+/** Behind HAProxy's maxconn and queue (ops/ha/haproxy.cfg), 4× keeps at least this share of the peak. */
+const behindProxyTarget = 0.8;
 const tapsPerBatch = 3;
 /** The SHED_* bounds may be set in the bench's environment, to measure another setting than the defaults. */
 const shedEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHED_')));
@@ -120,6 +126,38 @@ const generate = async (port: number, rate: number, prefix: string) => {
   });
   // Exit only once the report has left: an exit right after send() can drop a large message.
   process.send!({ result: { ...result, ok, refused, otherStatus, answered, overloadedBodies, slow } }, () => process.exit(0));
+};
+
+// ---------------------------------------------------------------- HAProxy in front (ops/ha/haproxy.cfg)
+
+/**
+ * HAProxy with ops/ha/haproxy.cfg's global and defaults sections and its `money_api` listener,
+ * the one server being the bench's process; undefined where HAProxy is not installed.
+ */
+const startHaproxy = (serverPort: number): { port: number; pid: number; stop(): void } | undefined => {
+  if (!existsSync(haproxyBin)) return undefined;
+  const kept = new Set(['global', 'defaults', 'listen money_api']);
+  // The template's sections, each from its first line to the next section's; only those kept.
+  const sections = readFileSync(fileURLToPath(new URL('../ops/ha/haproxy.cfg', import.meta.url)), 'utf8').split(/\n(?=\S)/);
+  const text = sections
+    .filter((section) => kept.has(section.split('\n')[0]!.trim()))
+    .join('\n')
+    .split('\n')
+    .filter((line) => !line.includes('${API2_'))
+    .join('\n');
+  const port = 47_000 + Math.floor(Math.random() * 1_000);
+  const dir = mkdtempSync(join(tmpdir(), 'money-overload-haproxy-'));
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, renderTemplate(text, { HAPROXY_HOST: '127.0.0.1', API_PORT: port, API1_NAME: 'money1', API1_HOST: '127.0.0.1', API1_PORT: serverPort }));
+  const proc = spawn(haproxyBin, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return {
+    port,
+    pid: proc.pid!,
+    stop: () => {
+      proc.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 };
 
 // ---------------------------------------------------------------- load generator (parent)
@@ -239,24 +277,28 @@ const main = async () => {
   const peak = await measurePeak(port);
   console.log(`bench:overload: peak ${Math.round(peak)} batches/s`);
 
+  const proxy = startHaproxy(port);
   const before = await ask<number>(child, 'total');
   const acked = new Map<string, number>();
   const rows: string[] = [];
   const checks: [string, boolean][] = [];
-  for (const factor of factors) {
+  /** One phase: factor × peak offered open-loop to `target` (the server, or HAProxy in front of it). */
+  const phase = async (factor: number, target: number, label: string, prefix: string, goodputTarget: number | undefined) => {
     const rate = Math.round(peak * factor);
-    console.log(`bench:overload: ${factor}× = ${rate}/s over ${connections} connections for ${durationS} s…`);
+    console.log(`bench:overload: ${label} = ${rate}/s over ${connections} connections for ${durationS} s…`);
     const shedBefore = await ask<Record<string, number>>(child, 'shed');
     const servedBefore = await ask<Record<string, number>>(child, 'served');
     const serverCpuBefore = processCpuMs(child.pid!);
     const pgCpuBefore = postgresCpuMs();
+    const proxyCpuBefore = proxy !== undefined ? processCpuMs(proxy.pid) : 0;
     let running = true;
     const livez = probeLivez(port, () => running);
-    const g = await runGenerator(port, rate, `m${factor}x`);
+    const g = await runGenerator(target, rate, prefix);
     running = false;
     const livezTimes = await livez;
     const serverCpuMs = processCpuMs(child.pid!) - serverCpuBefore;
     const pgCpuMs = postgresCpuMs() - pgCpuBefore;
+    const proxyCores = proxy !== undefined && target === proxy.port ? ` + ${((processCpuMs(proxy.pid) - proxyCpuBefore) / (durationS * 1000)).toFixed(2)} HAProxy` : '';
     const shedAfter = await ask<Record<string, number>>(child, 'shed');
     const servedAfter = await ask<Record<string, number>>(child, 'served');
     for (const [id, n] of g.answered) acked.set(id, n);
@@ -274,16 +316,19 @@ const main = async () => {
       .map(([reason, n]) => `${reason} ${n}`)
       .join(', ');
     const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : 'none');
-    console.log({ factor, rate, sent: g.sent, ok: ok.length, refused: refused.length, others, errors: g.errors, unanswered: g.unanswered, slow: g.slow, goodput, serverP50, serverP99, livezLate, livezMax, generatorCores: g.cpuMs / (durationS * 1000), shedBy });
+    console.log({ label, rate, sent: g.sent, ok: ok.length, refused: refused.length, others, errors: g.errors, unanswered: g.unanswered, slow: g.slow, goodput, serverP50, serverP99, livezLate, livezMax, generatorCores: g.cpuMs / (durationS * 1000), shedBy });
     rows.push(
-      `| ${factor}× | ${rate} | ${Math.round(g.sent / durationS)} | **${Math.round(goodput)}** (${Math.round((goodput / peak) * 100)} %) | ${refused.length} (${g.overloadedBodies}) | ${others} / ${g.errors} / ${g.unanswered} | ${fmt(quantile(ok, 0.5))} / ${fmt(quantile(ok, 0.99))} | ≤ ${serverP50} / **≤ ${serverP99}** | ${fmt(refused.at(-1) ?? 0)} | ${g.slow} | ${livezTimes.length} / ${livezLate} / ${fmt(livezMax)} | ${(serverCpuMs / (durationS * 1000)).toFixed(2)} / ${(pgCpuMs / (durationS * 1000)).toFixed(2)} / ${(g.cpuMs / (durationS * 1000)).toFixed(2)} | ${shedBy || 'none'} |`,
+      `| ${label} | ${rate} | ${Math.round(g.sent / durationS)} | **${Math.round(goodput)}** (${Math.round((goodput / peak) * 100)} %) | ${refused.length} (${g.overloadedBodies}) | ${others} / ${g.errors} / ${g.unanswered} | ${fmt(quantile(ok, 0.5))} / ${fmt(quantile(ok, 0.99))} | ≤ ${serverP50} / **≤ ${serverP99}** | ${fmt(refused.at(-1) ?? 0)} | ${g.slow} | ${livezTimes.length} / ${livezLate} / ${fmt(livezMax)} | ${(serverCpuMs / (durationS * 1000)).toFixed(2)} / ${(pgCpuMs / (durationS * 1000)).toFixed(2)} / ${(g.cpuMs / (durationS * 1000)).toFixed(2)}${proxyCores} | ${shedBy || 'none'} |`,
     );
-    const goodputTarget = goodputTargets[factor];
-    if (goodputTarget !== undefined) checks.push([`goodput at ${factor}× ≥ ${goodputTarget * 100} % of the peak (${Math.round((goodput / peak) * 100)} %)`, goodput >= goodputTarget * peak]);
-    checks.push([`at ${factor}×, /livez answered within 1 s every time (${livezLate} of ${livezTimes.length} late or silent; slowest ${fmt(livezMax)} ms)`, livezLate === 0 && livezTimes.length > 0]);
-    checks.push([`at ${factor}×, every answer within 1 s of when it was due and every request answered (${g.slow} slower, ${g.errors} broken, ${g.unanswered} unanswered, other statuses ${others})`, g.slow === 0 && g.errors === 0 && g.unanswered === 0 && others === 'none']);
-    checks.push([`at ${factor}×, the p99 of the 200s ≤ ${p99TargetMs} ms on the server's own histogram (≤ ${serverP99} ms)`, serverP99 <= p99TargetMs]);
-  }
+    if (goodputTarget !== undefined) checks.push([`goodput at ${label} ≥ ${goodputTarget * 100} % of the peak (${Math.round((goodput / peak) * 100)} %)`, goodput >= goodputTarget * peak]);
+    checks.push([`at ${label}, /livez answered within 1 s every time (${livezLate} of ${livezTimes.length} late or silent; slowest ${fmt(livezMax)} ms)`, livezLate === 0 && livezTimes.length > 0]);
+    checks.push([`at ${label}, every answer within 1 s of when it was due and every request answered (${g.slow} slower, ${g.errors} broken, ${g.unanswered} unanswered, other statuses ${others})`, g.slow === 0 && g.errors === 0 && g.unanswered === 0 && others === 'none']);
+    checks.push([`at ${label}, the p99 of the 200s ≤ ${p99TargetMs} ms on the server's own histogram (≤ ${serverP99} ms)`, serverP99 <= p99TargetMs]);
+  };
+  for (const factor of factors) await phase(factor, port, `${factor}×`, `m${factor}x`, goodputTargets[factor]);
+  // The same 4× through HAProxy's API port as ops/ha/haproxy.cfg sets it up (maxconn and queue).
+  if (proxy !== undefined) await phase(4, proxy.port, '4× behind HAProxy', 'm4h', behindProxyTarget);
+  proxy?.stop();
   // Requests cut off at the end may still commit: let them land before counting.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const up = exited === undefined;

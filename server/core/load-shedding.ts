@@ -79,10 +79,13 @@ export interface LoadShedding {
   queueLimit(): number;
 }
 
+/** The body of a shed request; ops/ha/haproxy.cfg answers a request left in its queue with the same. */
+const overloadedBody = { error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' } as const;
+
 /** The gate and its sampler; nothing runs until start(). */
 export const createLoadShedding = (config: SheddingConfig): LoadShedding => {
   // One answer for every shed request, built once: the path meant to cost least builds nothing.
-  const body = Buffer.from(JSON.stringify({ error: 'Service Unavailable', message: refusalMessage('overloaded'), code: 'overloaded' }));
+  const body = Buffer.from(JSON.stringify(overloadedBody));
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(body.length),

@@ -9,7 +9,9 @@
  * A request is held in flight by sending its headers and withholding its body: it has been admitted
  * and waits, as a request waiting for the database does.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
@@ -254,5 +256,22 @@ describe.each(backends)('load shedding with the defaults players meet, beside a 
     const clicks = await Promise.all(Array.from({ length: 16 }, (_, i) => send(base, 'POST', `${apiPrefix}/click`, { headers: auth, body: clickBody(`burst-${i}`, 1) }).answer));
     expect([...burst, ...clicks].filter((r) => r.status !== 200).map((r) => `${r.status} ${r.body}`)).toEqual([]);
     expect((await send(base, 'GET', `${apiPrefix}/openapi.json`).answer).status).toBe(200);
+  });
+});
+
+describe("HAProxy's queue in front (ops/ha/haproxy.cfg)", () => {
+  const template = readFileSync(fileURLToPath(new URL('../../ops/ha/haproxy.cfg', import.meta.url)), 'utf8');
+
+  it('answers a request left in its queue with the body and Retry-After of a request MONEY sheds', () => {
+    const line = template.split('\n').find((l) => l.trim().startsWith('http-error status 503'));
+    expect(line).toBeDefined();
+    const body = /string '(.*)'$/.exec(line!.trim())?.[1];
+    expect(JSON.parse(body!)).toEqual(overloadedBody);
+    expect(line).toMatch(/content-type application\/json hdr retry-after 1 /);
+  });
+
+  it("sends each process no more requests at a time than its shedding floor, so it never sheds behind HAProxy", () => {
+    const maxconn = /default-server .*\bmaxconn (\d+)/.exec(template.slice(template.indexOf('listen money_api')))?.[1];
+    expect(Number(maxconn)).toBe(loadConfig({}).SHED_IN_FLIGHT_FLOOR);
   });
 });

@@ -322,7 +322,7 @@ export const startHaCluster = async (opts: { log?: (m: string) => void; portBase
       ['etcd', ...members.map((m) => m.name), 'haproxy']
         .map((n) => {
           try {
-            return `--- ${n}.log (end)\n${readFileSync(join(dir, `${n}.log`), 'utf8').split('\n').slice(-15).join('\n')}`;
+            return `--- ${n}.log (end)\n${readFileSync(join(dir, `${n}.log`), 'utf8').split('\n').filter((l) => n !== 'haproxy' || !/ 200 \d/.test(l)).slice(-40).join('\n')}`;
           } catch {
             return '';
           }
@@ -355,7 +355,12 @@ export const startHaCluster = async (opts: { log?: (m: string) => void; portBase
     const haproxyFile = join(dir, 'haproxy.cfg');
     const values: Record<string, string | number> = { HAPROXY_HOST: host, WRITE_PORT: write, READ_PORT: read, API_PORT: api, STATS_PORT: stats, API1_NAME: 'money1', API1_HOST: host, API1_PORT: api1, API2_NAME: 'money2', API2_HOST: host, API2_PORT: api2 };
     members.forEach((m, i) => Object.assign(values, { [`MEMBER${i + 1}_NAME`]: m.name, [`MEMBER${i + 1}_HOST`]: host, [`MEMBER${i + 1}_PG_PORT`]: m.pgPort, [`MEMBER${i + 1}_RESTAPI_PORT`]: m.restPort }));
-    writeFileSync(haproxyFile, renderTemplate(template('haproxy.cfg'), values));
+    // The template names no log host; here HAProxy logs every API request to its output (haproxy.log),
+    // so a failure's message shows how HAProxy ended the requests that went wrong.
+    const logged = renderTemplate(template('haproxy.cfg'), values)
+      .replace(/^(global\n)/m, '$1    log stdout format raw local0\n')
+      .replace(/^(listen money_api\n)/m, '$1    log global\n    option httplog\n');
+    writeFileSync(haproxyFile, logged);
     const check = spawnSync(bins.haproxy, ['-c', '-q', '-f', haproxyFile], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`haproxy -c: ${check.stdout}${check.stderr}`);
     spawnLogged('haproxy', bins.haproxy, ['-db', '-f', haproxyFile], false);
