@@ -3,19 +3,21 @@
  * PostgreSQL serves, measured in the same run, with load shedding on as `npm start` runs it
  * (docs/faults.md "Overload"; the SHED_* defaults unless set in the environment).
  *
- * - The peak: the server's 200s a second under a closed loop of BENCH_PEAK_CONNECTIONS (128)
- *   connections for BENCH_PEAK_S.
+ * - The peak: the server's 200s a second under a closed loop (each player sends its next batch when
+ *   its answer comes) for BENCH_PEAK_S, the better of the shedding floor's and
+ *   BENCH_PEAK_CONNECTIONS (128) players, by the same generator process.
  * - Then, for each factor, BENCH_DURATION_S of requests sent on a schedule at factor × peak over
- *   BENCH_OVERLOAD_CONNECTIONS pipelined keep-alive connections (bench/open-loop.ts), by a
- *   generator in a process of its own whose CPU is reported, while /livez is asked every 200 ms on
- *   a connection of its own.
+ *   keep-alive connections, BENCH_OVERLOAD_CONNECTIONS to start with and more as they are needed,
+ *   one request at a time each as a browser sends them (bench/open-loop.ts), by a generator in a
+ *   process of its own whose CPU is reported, while /livez is asked every 200 ms on a connection
+ *   of its own; then the same 4× through HAProxy's API port as ops/ha/haproxy.cfg sets it up.
  * - Judged as the targets say: goodput (the 200s a second) ≥ 70 % of the peak at 2× and ≥ 50 % at
  *   4×; /livez within 1 s every time; every answer within 1 s of when its request was due; no
  *   acknowledged tap lost or counted twice; the p99 of the 200s ≤ 100 ms on the server's own
  *   histogram (money_http_request_duration_seconds).
  * Writes the `overload` section of bench/RESULTS.md.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
@@ -32,7 +34,7 @@ import { metrics } from '../server/core/metrics.ts';
 import { signInitData } from '../server/players/init-data.ts';
 import { botToken, firstId, players, seedPlayers, totalClicks } from './click-players.ts';
 import { autocannon, benchPgUrl, postgresCpuMs, processCpuMs, tallyAcknowledged } from './load.ts';
-import { runOpenLoop } from './open-loop.ts';
+import { runClosedLoop, runOpenLoop } from './open-loop.ts';
 import { renderTemplate } from '../tests/e2e/ha/ha-cluster.ts';
 import { writeSection } from './results.ts';
 
@@ -93,37 +95,36 @@ const auths = Array.from({ length: players }, (_, i) => `tma ${signInitData(botT
 
 // ---------------------------------------------------------------- the open-loop generator (child process)
 
-/** Sends factor × peak a second for durationS; answers the batches it saw acknowledged and its timings. */
-const generate = async (port: number, rate: number, prefix: string) => {
+/**
+ * Open: sends `load` requests a second for durationS. Closed: `load` players send as fast as their
+ * answers come, for peakS. Answers the batches it saw acknowledged and its timings.
+ */
+const generate = async (mode: 'open' | 'closed', port: number, load: number, prefix: string, seconds: number) => {
   const ok: number[] = [];
   const refused: number[] = [];
   const otherStatus: Record<string, number> = {};
   const answered: [string, number][] = [];
   let overloadedBodies = 0;
   let slow = 0;
-  const result = await runOpenLoop({
-    port,
-    rate,
-    durationS,
-    connections,
-    request: (n) => {
-      const body = `{"click":${tapsPerBatch},"batchId":"${prefix}${n}","seq":${n}}`;
-      return Buffer.from(
-        `POST ${apiPrefix}/click HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${auths[n % players]!}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    },
-    answered: (_n, status, body, ms) => {
-      if (ms > answerBoundMs) slow++;
-      if (status === 200) {
-        ok.push(ms);
-        const m = /"batchId":"(m[^"]+)","accepted":(\d+)/.exec(body);
-        if (m !== null) answered.push([m[1]!, Number(m[2])]);
-      } else if (status === 503) {
-        refused.push(ms);
-        if (body.includes('"code":"overloaded"')) overloadedBodies++;
-      } else otherStatus[status] = (otherStatus[status] ?? 0) + 1;
-    },
-  });
+  const request = (n: number) => {
+    const body = `{"click":${tapsPerBatch},"batchId":"${prefix}${n}","seq":${n}}`;
+    return Buffer.from(`POST ${apiPrefix}/click HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${auths[n % players]!}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  const onAnswer = (_n: number, status: number, body: string, ms: number) => {
+    if (ms > answerBoundMs) slow++;
+    if (status === 200) {
+      ok.push(ms);
+      const m = /"batchId":"(m[^"]+)","accepted":(\d+)/.exec(body);
+      if (m !== null) answered.push([m[1]!, Number(m[2])]);
+    } else if (status === 503) {
+      refused.push(ms);
+      if (body.includes('"code":"overloaded"')) overloadedBodies++;
+    } else otherStatus[status] = (otherStatus[status] ?? 0) + 1;
+  };
+  const result =
+    mode === 'open'
+      ? await runOpenLoop({ port, rate: load, durationS: seconds, connections, request, answered: onAnswer })
+      : { ...(await runClosedLoop({ port, connections: load, durationS: seconds, request, answered: onAnswer })), unanswered: 0, connectionsOpened: load };
   // Exit only once the report has left: an exit right after send() can drop a large message.
   process.send!({ result: { ...result, ok, refused, otherStatus, answered, overloadedBodies, slow } }, () => process.exit(0));
 };
@@ -162,10 +163,23 @@ const startHaproxy = (serverPort: number): { port: number; pid: number; stop(): 
 
 // ---------------------------------------------------------------- load generator (parent)
 
+/**
+ * The server and the generator each on a core of their own (BENCH_PIN=0 turns it off): a generator
+ * offering 2× and 4× a server's peak needs about a core itself, and sharing the server's cores it
+ * would take what it measures. PostgreSQL and HAProxy run where the system puts them.
+ */
+const pinned = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && existsSync('/usr/bin/taskset');
+const serverCore = 0;
+const generatorCore = cpus().length - 1;
+const pin = (child: ChildProcess, core: number): void => {
+  if (pinned) spawnSync('/usr/bin/taskset', ['-a', '-p', '-c', String(core), String(child.pid)], { stdio: 'ignore' });
+};
+
 const startChild = (file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
     // The V8 flag `npm start` gives the server (package.json).
     const child = fork(file, args, { execArgv: ['--max-semi-space-size=32', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    pin(child, serverCore);
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
@@ -193,21 +207,38 @@ const warmUp = (port: number) => {
   });
 };
 
-/** The server's 200s a second under a closed loop of `connections` (what it serves at its best). */
-const closedLoop = async (port: number, connections: number): Promise<number> => {
-  let seq = 0;
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}${apiPrefix}/click`,
-    connections,
-    duration: peakS,
-    requests: [{ method: 'POST', setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'application/json', authorization: auths[seq % players]! }, body: `{"click":${tapsPerBatch},"batchId":"p${connections}-${seq++}"}` }) }],
-  });
-  const ok = r.statusCodeStats?.['200']?.count ?? r.requests.total - r.non2xx;
-  return ok / peakS;
-};
+/** The server's 200s a second under a closed loop of `connections` players. */
+const closedLoop = async (port: number, connections: number): Promise<number> => (await runGenerator('closed', port, connections, `p${connections}-`, peakS)).ok.length / peakS;
 
-/** The peak: the better of a closed loop at the shedding floor (nothing is shed below it) and at peakConnections. */
-const measurePeak = async (port: number): Promise<number> => Math.max(await closedLoop(port, shedConfig.SHED_IN_FLIGHT_FLOOR), await closedLoop(port, peakConnections));
+/** One step of the ramp: what the server answers 200 a second, and whether it kept up (answers within 1 s, ≥ 95 % served). */
+interface RampStep {
+  rate: number;
+  goodput: number;
+  keptUp: boolean;
+}
+
+/**
+ * The peak: the most batches a second the server answers 200 while it keeps up. The group commit
+ * serves more the more requests wait together, so a closed loop of a few players (each waiting
+ * for its answer) understates it: starting from the better closed loop (the shedding floor's
+ * players, or peakConnections'), the rate offered open-loop grows by half for peakS at a time until
+ * the server no longer keeps up (serves under 90 %, or answers more than one in a thousand late); the peak is the best goodput it showed while keeping up.
+ */
+const measurePeak = async (port: number): Promise<{ peak: number; closed: number; ramp: RampStep[] }> => {
+  const closed = Math.max(await closedLoop(port, shedConfig.SHED_IN_FLIGHT_FLOOR), await closedLoop(port, peakConnections));
+  const ramp: RampStep[] = [];
+  for (let rate = Math.round(closed), step = 0; step < 8; rate = Math.round(rate * 1.5), step++) {
+    const g = await runGenerator('open', port, rate, `r${step}-`, peakS);
+    const goodput = g.ok.length / peakS;
+    // Kept up: at least 90 % served, and at most one answer in a thousand later than 1 s.
+    const keptUp = g.errors === 0 && g.unanswered === 0 && g.slow <= g.sent / 1_000 && goodput >= 0.9 * rate;
+    ramp.push({ rate, goodput, keptUp });
+    console.log(`bench:overload: ramp ${rate}/s → ${Math.round(goodput)} answered 200 a second, ${g.slow} later than 1 s${keptUp ? '' : ' (did not keep up)'}`);
+    if (!keptUp) break;
+  }
+  const peak = Math.max(closed, ...ramp.filter((r) => r.keptUp).map((r) => r.goodput));
+  return { peak, closed, ramp };
+};
 
 /** /livez every 200 ms on a connection of its own while `running`: each answer's time, or Infinity for none within 5 s. */
 const probeLivez = (port: number, running: () => boolean): Promise<number[]> =>
@@ -239,6 +270,8 @@ interface Generated {
   sent: number;
   errors: number;
   unanswered: number;
+  /** The most connections the generator had open at once. */
+  connectionsOpened: number;
   cpuMs: number;
   ok: number[];
   refused: number[];
@@ -249,9 +282,10 @@ interface Generated {
   slow: number;
 }
 
-const runGenerator = (port: number, rate: number, prefix: string): Promise<Generated> =>
+const runGenerator = (mode: 'open' | 'closed', port: number, load: number, prefix: string, seconds: number = durationS): Promise<Generated> =>
   new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--generate', String(port), String(rate), prefix], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--generate', mode, String(port), String(load), prefix, String(seconds)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    pin(child, generatorCore);
     child.once('message', (m: { result: Generated }) => resolve(m.result));
     child.once('exit', (code) => code !== 0 && reject(new Error(`generator exited with ${code}`)));
   });
@@ -274,7 +308,7 @@ const main = async () => {
   child.on('exit', (code) => (exited = code));
   await warmUp(port);
   console.log(`bench:overload: the peak (${peakS} s at ${shedConfig.SHED_IN_FLIGHT_FLOOR} and at ${peakConnections} connections, closed loop)…`);
-  const peak = await measurePeak(port);
+  const { peak, closed, ramp } = await measurePeak(port);
   console.log(`bench:overload: peak ${Math.round(peak)} batches/s`);
 
   const proxy = startHaproxy(port);
@@ -293,7 +327,7 @@ const main = async () => {
     const proxyCpuBefore = proxy !== undefined ? processCpuMs(proxy.pid) : 0;
     let running = true;
     const livez = probeLivez(port, () => running);
-    const g = await runGenerator(target, rate, prefix);
+    const g = await runGenerator('open', target, rate, prefix);
     running = false;
     const livezTimes = await livez;
     const serverCpuMs = processCpuMs(child.pid!) - serverCpuBefore;
@@ -318,11 +352,12 @@ const main = async () => {
     const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : 'none');
     console.log({ label, rate, sent: g.sent, ok: ok.length, refused: refused.length, others, errors: g.errors, unanswered: g.unanswered, slow: g.slow, goodput, serverP50, serverP99, livezLate, livezMax, generatorCores: g.cpuMs / (durationS * 1000), shedBy });
     rows.push(
-      `| ${label} | ${rate} | ${Math.round(g.sent / durationS)} | **${Math.round(goodput)}** (${Math.round((goodput / peak) * 100)} %) | ${refused.length} (${g.overloadedBodies}) | ${others} / ${g.errors} / ${g.unanswered} | ${fmt(quantile(ok, 0.5))} / ${fmt(quantile(ok, 0.99))} | ≤ ${serverP50} / **≤ ${serverP99}** | ${fmt(refused.at(-1) ?? 0)} | ${g.slow} | ${livezTimes.length} / ${livezLate} / ${fmt(livezMax)} | ${(serverCpuMs / (durationS * 1000)).toFixed(2)} / ${(pgCpuMs / (durationS * 1000)).toFixed(2)} / ${(g.cpuMs / (durationS * 1000)).toFixed(2)}${proxyCores} | ${shedBy || 'none'} |`,
+      `| ${label} | ${rate} | ${Math.round(g.sent / durationS)} | ${g.connectionsOpened} | **${Math.round(goodput)}** (${Math.round((goodput / peak) * 100)} %) | ${refused.length} (${g.overloadedBodies}) | ${others} / ${g.errors} / ${g.unanswered} | ${fmt(quantile(ok, 0.5))} / ${fmt(quantile(ok, 0.99))} | ≤ ${serverP50} / **≤ ${serverP99}** | ${fmt(refused.at(-1) ?? 0)} | ${g.slow} | ${livezTimes.length} / ${livezLate} / ${fmt(livezMax)} | ${(serverCpuMs / (durationS * 1000)).toFixed(2)} / ${(pgCpuMs / (durationS * 1000)).toFixed(2)} / ${(g.cpuMs / (durationS * 1000)).toFixed(2)}${proxyCores} | ${shedBy || 'none'} |`,
     );
     if (goodputTarget !== undefined) checks.push([`goodput at ${label} ≥ ${goodputTarget * 100} % of the peak (${Math.round((goodput / peak) * 100)} %)`, goodput >= goodputTarget * peak]);
     checks.push([`at ${label}, /livez answered within 1 s every time (${livezLate} of ${livezTimes.length} late or silent; slowest ${fmt(livezMax)} ms)`, livezLate === 0 && livezTimes.length > 0]);
-    checks.push([`at ${label}, every answer within 1 s of when it was due and every request answered (${g.slow} slower, ${g.errors} broken, ${g.unanswered} unanswered, other statuses ${others})`, g.slow === 0 && g.errors === 0 && g.unanswered === 0 && others === 'none']);
+    // Behind HAProxy only the goodput is a target: a request HAProxy holds in its queue is answered after up to 1 s by design.
+    if (target === port) checks.push([`at ${label}, every answer within 1 s of when it was due and every request answered (${g.slow} slower, ${g.errors} broken, ${g.unanswered} unanswered, other statuses ${others})`, g.slow === 0 && g.errors === 0 && g.unanswered === 0 && others === 'none']);
     checks.push([`at ${label}, the p99 of the 200s ≤ ${p99TargetMs} ms on the server's own histogram (≤ ${serverP99} ms)`, serverP99 <= p99TargetMs]);
   };
   for (const factor of factors) await phase(factor, port, `${factor}×`, `m${factor}x`, goodputTargets[factor]);
@@ -348,13 +383,13 @@ const main = async () => {
 
 The real app (createApp with load shedding, metrics and the production logger on, as \`npm start\` runs it; SHED_* ${Object.keys(shedEnv).length === 0 ? 'defaults' : `set as ${Object.entries(shedEnv).map(([k, v]) => `${k}=${v}`).join(', ')}`}: floor ${shedConfig.SHED_IN_FLIGHT_FLOOR} and bound ${shedConfig.SHED_MAX_IN_FLIGHT} requests in flight, a queue of what it answers in ${shedConfig.SHED_QUEUE_DELAY_MS} ms, event-loop delay ${shedConfig.SHED_EVENT_LOOP_DELAY_MS} ms, heap ${Math.round(shedConfig.SHED_HEAP_USED_RATIO * 100)} %) on PostgreSQL (the shared server), in a child process, ${players.toLocaleString('en')} players, ${tapsPerBatch} taps a batch, unique batchIds.
 
-- **The peak, measured first in the same run:** the better of a closed loop of ${shedConfig.SHED_IN_FLIGHT_FLOOR} connections (the shedding floor) and of ${peakConnections}, ${peakS} s each: **${Math.round(peak)} batches/s** answered 200.
-- **Then ${durationS} s at each factor**, open loop: requests sent on a schedule over ${connections} pipelined keep-alive connections by a generator in its own process (bench/open-loop.ts), never waiting for answers; an answer's time runs from when its request was due. /livez is asked every 200 ms on a connection of its own.
+- **The peak, measured first in the same run by the same generator:** the most batches a second answered 200 while the server kept up (at least 90 % of the offered rate served, at most one answer in a thousand later than 1 s). The better closed loop of ${shedConfig.SHED_IN_FLIGHT_FLOOR} players (the shedding floor) and of ${peakConnections}, ${peakS} s each, served ${Math.round(closed)}/s; the group commit serves more the more requests wait together, so the rate offered open-loop then grew by half every ${peakS} s: ${ramp.map((r) => `${r.rate} → ${Math.round(r.goodput)}${r.keptUp ? '' : ' (did not keep up)'}`).join(', ')}. **Peak: ${Math.round(peak)} batches/s.**
+- **Then ${durationS} s at each factor**, open loop: requests sent on a schedule by a generator in its own process (bench/open-loop.ts), never waiting for answers, one request at a time a connection as a browser sends them (${connections} keep-alive connections to start with, a new one for a request due while all wait; pipelining would hide requests behind others on their connection, out of sight of the shedding and of a proxy's queue); an answer's time runs from when its request was due. Then the same 4× through HAProxy's API port with ops/ha/haproxy.cfg's settings (128 requests at a time to the process, a queue of 1 s; judged on goodput alone, since a request HAProxy holds in its queue is answered after up to 1 s by design). /livez is asked every 200 ms on a connection of its own.
 - The server's own time of the 200s is money_http_request_duration_seconds over the phase, given as the bucket the quantile fell under. CPU is in cores over the phase: the server process, every postgres process on the machine, and the generator.
-- Machine: ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores).
+- Machine: ${cpus().length} cores${pinned ? `; the server on core ${serverCore} and the generator on core ${generatorCore} (taskset), PostgreSQL and HAProxy where the system puts them` : ''}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work shares the cores).
 
-| offered | aimed /s | sent /s | goodput: 200s /s (of the peak) | 503 (\`overloaded\`) | other / broken / unanswered | 200s p50 / p99 ms, generator | 200s p50 / p99 ms, server's own | 503s max ms | answers over 1 s | /livez asked / late / slowest ms | CPU cores: server / PostgreSQL / generator | shed by reason |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| offered | aimed /s | sent /s | connections | goodput: 200s /s (of the peak) | 503 (\`overloaded\`) | other / broken / unanswered | 200s p50 / p99 ms, generator | 200s p50 / p99 ms, server's own | 503s max ms | answers over 1 s | /livez asked / late / slowest ms | CPU cores: server / PostgreSQL / generator | shed by reason |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${checks.map(([text, met]) => `- ${met ? 'Met' : '**NOT met**'}: ${text}.`).join('\n')}`,
@@ -363,8 +398,8 @@ ${checks.map(([text, met]) => `- ${met ? 'Met' : '**NOT met**'}: ${text}.`).join
 
 if (process.argv.includes('--serve')) void serve();
 else if (process.argv.includes('--generate')) {
-  const [port, rate, prefix] = process.argv.slice(process.argv.indexOf('--generate') + 1);
-  void generate(Number(port), Number(rate), prefix!);
+  const [mode, port, load, prefix, seconds] = process.argv.slice(process.argv.indexOf('--generate') + 1);
+  void generate(mode === 'closed' ? 'closed' : 'open', Number(port), Number(load), prefix!, Number(seconds));
 } else
   main().catch((err) => {
     console.error(err);
