@@ -248,6 +248,8 @@ export interface AdminUnmatchedPayment {
 
 /** GET /shop: the catalog, revenue a day by item, the reconciliation's flags and the payments to refund. */
 export interface AdminShop {
+  /** The server's UTC day (YYYY-MM-DD): the last day of `revenue`. */
+  today: string;
   items: AdminShopItem[];
   revenue: AdminShopRevenueDay[];
   flags: AdminStarsFlag[];

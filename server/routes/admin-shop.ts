@@ -18,7 +18,7 @@ export const adminShopRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
     const days = (request.query as { days?: number }).days ?? 14;
     const now = ctx.clock.now();
     const [items, revenue, flags, unmatched] = await Promise.all([listItems(ctx.reads), revenueByDay(ctx.reads, now, days), reconciliationFlags(ctx.reads), unmatchedPayments(ctx.reads)]);
-    return { items, revenue, flags, unmatched };
+    return { today: new Date(now).toISOString().slice(0, 10), items, revenue, flags, unmatched };
   });
 
   // The orders with their states, newest first, 50 a page; one player's with `userId`.

@@ -11,9 +11,9 @@ import { formatNumber } from './use-load.ts';
 const colors = ['#c9a227', '#1565c0', '#2e7d32', '#6a1b9a', '#ef6c00', '#00838f', '#ad1457'];
 const dayMs = 86_400_000;
 
-/** The `days` UTC days ending today, oldest first (YYYY-MM-DD): days nobody paid on are zeros, not gaps. */
-const lastDays = (days: number, nowMs: number): string[] =>
-  Array.from({ length: days }, (_, i) => new Date(Math.floor(nowMs / dayMs) * dayMs - (days - 1 - i) * dayMs).toISOString().slice(0, 10));
+/** The `days` UTC days ending on `today` (the server's), oldest first (YYYY-MM-DD): days nobody paid on are zeros, not gaps. */
+const lastDays = (days: number, today: string): string[] =>
+  Array.from({ length: days }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1 - i) * dayMs).toISOString().slice(0, 10));
 
 interface Totals {
   orders: number;
@@ -22,8 +22,8 @@ interface Totals {
   refundedStars: number;
 }
 
-export const StarsRevenue = ({ revenue, itemIds, days, nowMs }: { revenue: AdminShopRevenueDay[]; itemIds: string[]; days: number; nowMs: number }) => {
-  const axis = useMemo(() => lastDays(days, nowMs), [days, nowMs]);
+export const StarsRevenue = ({ revenue, itemIds, days, today }: { revenue: AdminShopRevenueDay[]; itemIds: string[]; days: number; today: string }) => {
+  const axis = useMemo(() => lastDays(days, today), [days, today]);
   const ids = useMemo(() => [...new Set([...itemIds, ...revenue.map((r) => r.itemId)])], [itemIds, revenue]);
   const series = useMemo<Series[]>(
     () =>

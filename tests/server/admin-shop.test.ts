@@ -17,7 +17,7 @@ describe.each(backends)('the console’s shop (%s)', (backend) => {
   it('lists the catalog with revenue and flags, and edits an item with an audit row', async () => {
     const page = await h.admin('GET', '/shop', h.session);
     expect(page.statusCode, page.body).toBe(200);
-    expect(page.json<{ items: { id: string }[]; revenue: unknown[]; flags: unknown[] }>()).toMatchObject({ revenue: [], flags: [] });
+    expect(page.json<{ items: { id: string }[]; revenue: unknown[]; flags: unknown[] }>()).toMatchObject({ today: new Date(h.clock.now()).toISOString().slice(0, 10), revenue: [], flags: [], unmatched: [] });
     const edit = await h.admin('POST', '/shop/items/energy-refill', h.session, { body: { priceStars: 15, dailyLimit: 2 } });
     expect(edit.statusCode, edit.body).toBe(200);
     expect(edit.json()).toMatchObject({ id: 'energy-refill', priceStars: 15, dailyLimit: 2 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { AdminShop, Dashboard } from '../../../engine/admin-types.ts';
 import { get } from '../api.ts';
 import { DayChart } from '../chart.tsx';
@@ -23,7 +23,6 @@ const pct = (a: number, b: number) => (b === 0 ? '—' : `${((a / b) * 100).toFi
 const DashboardPage = () => {
   const { data, error } = useLoad(() => get<Dashboard>('/dashboard'), 'dashboard');
   const shop = useLoad(() => get<AdminShop>(`/shop?days=${revenueDays}`), 'shop');
-  const [nowMs] = useState(Date.now);
   const days = useMemo(() => data?.days.map((d) => d.day) ?? [], [data]);
   const series = useMemo(() => {
     const col = (k: keyof Dashboard['days'][number]) => data?.days.map((d) => Number(d[k])) ?? [];
@@ -71,7 +70,7 @@ const DashboardPage = () => {
           <DayChart title="Ads watched and referrals per day" days={days} series={series.ads} />
         </div>
       )}
-      {shop.data && <StarsRevenue revenue={shop.data.revenue} itemIds={shop.data.items.map((i) => i.id)} days={revenueDays} nowMs={nowMs} />}
+      {shop.data && <StarsRevenue revenue={shop.data.revenue} itemIds={shop.data.items.map((i) => i.id)} days={revenueDays} today={shop.data.today} />}
     </>
   );
 };

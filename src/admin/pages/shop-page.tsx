@@ -270,7 +270,6 @@ const Flags = ({ flags }: { flags: AdminStarsFlag[] }) => (
  */
 const ShopPage = () => {
   const shop = useLoad(() => get<AdminShop>(`/shop?days=${revenueDays}`), 'shop');
-  const [nowMs] = useState(Date.now);
   return (
     <>
       <header className="page__head"><h1>Shop</h1><span className="muted small">Telegram Stars (XTR)</span></header>
@@ -278,7 +277,7 @@ const ShopPage = () => {
       {shop.data && (
         <>
           <Catalog items={shop.data.items} onSaved={shop.reload} />
-          <StarsRevenue revenue={shop.data.revenue} itemIds={shop.data.items.map((i) => i.id)} days={revenueDays} nowMs={nowMs} />
+          <StarsRevenue revenue={shop.data.revenue} itemIds={shop.data.items.map((i) => i.id)} days={revenueDays} today={shop.data.today} />
         </>
       )}
       <Orders onRefunded={shop.reload} />

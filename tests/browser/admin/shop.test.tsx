@@ -9,8 +9,9 @@ import { button, click, consoleTestHooks, fakeApi, json, type } from './harness.
 const titles = { en: 'Energy refill', ru: 'Полная энергия', uk: 'Повна енергія', fa: 'پر کردن انرژی', id: 'Isi ulang energi', vi: 'Nạp đầy năng lượng', tr: 'Enerji doldurma', es: 'Recarga de energía', 'pt-BR': 'Recarga de energia' };
 const refill: AdminShopItem = { id: 'energy-refill', effect: 'energyRefill', priceStars: 10, amount: 0, dailyLimit: 3, enabled: true, titles, position: 1 };
 const pack: AdminShopItem = { id: 'auto-tap-pack', effect: 'autoTaps', priceStars: 1500, amount: 5000, dailyLimit: 5, enabled: false, titles: { ...titles, en: '5,000 auto-taps' }, position: 3 };
-const today = new Date().toISOString().slice(0, 10);
+const today = '2026-03-14';
 const shop: AdminShop = {
+  today,
   items: [refill, pack],
   revenue: [{ day: today, itemId: 'auto-tap-pack', orders: 12, stars: 18_000, refunds: 1, refundedStars: 1500 }],
   flags: [{ chargeId: 'stxMISSING1', problem: 'unknownHere', detail: 'Telegram lists a payment of 10 Stars (payload order:9) we never received', foundAtMs: Date.parse(`${today}T08:00:00Z`) }],
