@@ -168,6 +168,10 @@ describe.skipIf(missing.length > 0)('Stars payments that go wrong, end to end (p
     if (shotsDir) {
       mkdirSync(shotsDir, { recursive: true });
       await page.screenshot({ path: `${shotsDir}/console-shop-1280.png`, fullPage: true });
+      const item = page.getByTestId('shop-item-energy-refill');
+      await item.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('region', { name: 'Edit energy-refill' }).screenshot({ path: `${shotsDir}/console-shop-editor-1280.png` });
+      await item.getByRole('button', { name: 'Close' }).click();
     }
     await row.getByRole('button', { name: 'Refund' }).click();
     const result = page.getByTestId('refund-result');
