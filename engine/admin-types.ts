@@ -3,6 +3,8 @@
  * Amounts are decimal strings, times epoch milliseconds, as in api-types.ts.
  */
 import type { ErrorBody, Task } from './api-types.ts';
+import type { Locale } from './i18n/locales.ts';
+import type { OrderState, ShopEffect } from './shop.ts';
 
 /** The console API lives beside the game API, outside its prefix (its own cookie path). */
 export const adminApiPrefix = '/money/api/admin';
@@ -192,6 +194,89 @@ export interface AdminDailyDay {
 export interface DailyPuzzleInput {
   combo?: number[] | null;
   cipher?: string | null;
+}
+
+/** An item of the Stars shop's catalog (docs/shop.md "Catalog"): a price in Stars, a daily limit, an on/off switch, a title in every language. */
+export interface AdminShopItem {
+  id: string;
+  effect: ShopEffect;
+  priceStars: number;
+  /** Hours of double taps, taps of a pack; 0 for an energy refill. */
+  amount: number;
+  dailyLimit: number;
+  enabled: boolean;
+  titles: Record<Locale, string>;
+  position: number;
+}
+
+/** POST /shop/items/:id: the fields to change; each is checked and a refusal names it. */
+export interface AdminShopItemEdit {
+  priceStars?: number;
+  amount?: number;
+  dailyLimit?: number;
+  enabled?: boolean;
+  titles?: Record<string, string>;
+}
+
+/** One UTC day's Stars revenue of one item (docs/shop.md "Records"). */
+export interface AdminShopRevenueDay {
+  /** YYYY-MM-DD. */
+  day: string;
+  itemId: string;
+  orders: number;
+  stars: number;
+  refunds: number;
+  refundedStars: number;
+}
+
+/** What the reconciliation job found between our payments and getStarTransactions. */
+export type StarsProblem = 'unknownHere' | 'missingAtTelegram' | 'starsDiffer' | 'refundDiffers';
+export interface AdminStarsFlag {
+  chargeId: string;
+  problem: StarsProblem;
+  detail: string;
+  foundAtMs: number;
+}
+
+/** A payment no order could take (gone, or a second charge of a paid order), waiting for its refund. */
+export interface AdminUnmatchedPayment {
+  chargeId: string;
+  userId: string;
+  stars: number;
+  receivedAtMs: number;
+}
+
+/** GET /shop: the catalog, revenue a day by item, the reconciliation's flags and the payments to refund. */
+export interface AdminShop {
+  /** The server's UTC day (YYYY-MM-DD): the last day of `revenue`. */
+  today: string;
+  items: AdminShopItem[];
+  revenue: AdminShopRevenueDay[];
+  flags: AdminStarsFlag[];
+  unmatched: AdminUnmatchedPayment[];
+}
+
+/** An order as the console lists it (GET /shop/orders, newest first). */
+export interface AdminShopOrder {
+  id: string;
+  userId: string;
+  itemId: string;
+  priceStars: number;
+  state: OrderState;
+  createdAtMs: number;
+  paidAtMs: number | null;
+  refundedAtMs: number | null;
+  chargeId: string | null;
+  /** What a refund could not take back (energy spent, doubled time played, dollars spent). */
+  notTakenBack: Record<string, number | string> | null;
+}
+
+/** POST /shop/orders/:id/refund: what was taken back and what could not be. */
+export interface AdminRefundResult {
+  orderId: string;
+  state: OrderState;
+  taken: Record<string, number | string>;
+  notTaken: Record<string, number | string>;
 }
 
 /** A console API error: a field-level error names its field. */

@@ -5,9 +5,9 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { adminOf } from '../console/sessions.ts';
-import { listItems, reconciliationFlags, refundOrder, refundUnmatchedPayment, revenueByDay, updateShopItem, type ItemEdit } from '../shop/exports.ts';
+import { listItems, listOrders, reconciliationFlags, refundOrder, refundUnmatchedPayment, revenueByDay, unmatchedPayments, updateShopItem, type ItemEdit } from '../shop/exports.ts';
 import type { AdminContext } from './admin-context.ts';
-import { int, obj, rowId } from './validation.ts';
+import { bigintCursor, int, obj, rowId, telegramUserId } from './validation.ts';
 
 const titlesSchema = { type: 'object', maxProperties: 9, additionalProperties: { type: 'string', maxLength: 64 } } as const;
 
@@ -17,8 +17,14 @@ export const adminShopRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
   app.get('/shop', { schema: { querystring: obj({ days: int(1, 90) }) } }, async (request) => {
     const days = (request.query as { days?: number }).days ?? 14;
     const now = ctx.clock.now();
-    const [items, revenue, flags] = await Promise.all([listItems(ctx.reads), revenueByDay(ctx.reads, now, days), reconciliationFlags(ctx.reads)]);
-    return { items, revenue, flags };
+    const [items, revenue, flags, unmatched] = await Promise.all([listItems(ctx.reads), revenueByDay(ctx.reads, now, days), reconciliationFlags(ctx.reads), unmatchedPayments(ctx.reads)]);
+    return { today: new Date(now).toISOString().slice(0, 10), items, revenue, flags, unmatched };
+  });
+
+  // The orders with their states, newest first, 50 a page; one player's with `userId`.
+  app.get('/shop/orders', { schema: { querystring: obj({ before: bigintCursor, userId: telegramUserId }) } }, async (request) => {
+    const q = request.query as { before?: string; userId?: number };
+    return listOrders(ctx.reads, { limit: 50, ...(q.before !== undefined ? { before: q.before } : {}), ...(q.userId !== undefined ? { userId: q.userId } : {}) });
   });
 
   app.post(

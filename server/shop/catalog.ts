@@ -5,21 +5,14 @@
  */
 import { dailyLimitMax, invoiceTitleMax, isShopEffect, shopAmountMax, starsPriceMax, type ShopEffect, type ShopItemView } from '../../engine/shop.ts';
 import { localeForLanguageCode, locales, type Locale } from '../../engine/i18n/locales.ts';
+import type { AdminShopItem, AdminShopItemEdit } from '../../engine/admin-types.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
 import { recordAudit, auditAdminId, type Actor } from '../console/exports.ts';
 
-export interface ShopItem {
-  id: string;
-  effect: ShopEffect;
-  priceStars: number;
-  amount: number;
-  dailyLimit: number;
-  enabled: boolean;
-  titles: Record<Locale, string>;
-  position: number;
-}
+/** An item of the catalog, as the console reads it (engine/admin-types.ts). */
+export type ShopItem = AdminShopItem;
 
 interface ItemRow {
   id: string;
@@ -77,13 +70,7 @@ export const shopFor = async (db: Db, userId: number, telegramLanguage: string |
 };
 
 /** What the console sends to change an item (docs/admin.md "Shop"); every field is checked. */
-export interface ItemEdit {
-  priceStars?: number;
-  amount?: number;
-  dailyLimit?: number;
-  enabled?: boolean;
-  titles?: Record<string, string>;
-}
+export type ItemEdit = AdminShopItemEdit;
 
 const intIn = (v: number, min: number, max: number) => Number.isSafeInteger(v) && v >= min && v <= max;
 

@@ -8,3 +8,4 @@ export type { RefundResult } from './refunds.ts';
 export { revenueByDay } from './revenue.ts';
 export type { RevenueDay } from './revenue.ts';
 export { reconcileStars, reconciliationFlags, starsReconcileJob } from './reconcile.ts';
+export { listOrders, unmatchedPayments } from './console.ts';

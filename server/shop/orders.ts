@@ -41,7 +41,8 @@ export interface OrderRow {
   paid_at_ms: number | null;
   charge_id: string | null;
   applied: Record<string, number> | null;
-  not_taken_back: Record<string, number> | null;
+  refunded_at_ms: number | null;
+  not_taken_back: Record<string, number | string> | null;
 }
 
 export const loadOrder = async (q: Queryable, id: number, lock = false): Promise<OrderRow | null> =>

@@ -5,6 +5,7 @@
  * did not record, and a payment of ours Telegram has not listed a day later are flagged in
  * `star_reconciliation` for the console. Each run reads at most `maxPages` pages of 100.
  */
+import type { AdminStarsFlag, StarsProblem } from '../../engine/admin-types.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';
 import type { Job } from '../core/jobs/job.ts';
@@ -20,7 +21,7 @@ export interface ReconcileResult {
   flagged: number;
 }
 
-type Problem = 'unknownHere' | 'missingAtTelegram' | 'starsDiffer' | 'refundDiffers';
+type Problem = StarsProblem;
 
 const flag = async (tx: Queryable, chargeId: string, problem: Problem, detail: string, nowMs: number): Promise<number> =>
   (await tx.query('INSERT INTO star_reconciliation (charge_id, problem, detail, found_at_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [chargeId, problem, detail, nowMs])).rowCount;
@@ -69,7 +70,7 @@ export const starsReconcileJob = (config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_RO
 });
 
 /** What the console lists: the flags, newest first. */
-export const reconciliationFlags = async (q: Queryable, limit = 100): Promise<{ chargeId: string; problem: Problem; detail: string; foundAtMs: number }[]> =>
+export const reconciliationFlags = async (q: Queryable, limit = 100): Promise<AdminStarsFlag[]> =>
   (await q.query<{ charge_id: string; problem: Problem; detail: string; found_at_ms: number }>('SELECT * FROM star_reconciliation ORDER BY found_at_ms DESC LIMIT $1', [limit])).rows.map((r) => ({
     chargeId: r.charge_id,
     problem: r.problem,

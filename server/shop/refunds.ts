@@ -5,7 +5,7 @@
  * it already made ("CHARGE_ALREADY_REFUNDED") is finished here, so a retried refund completes once.
  */
 import { availableEnergy } from '../../engine/energy.ts';
-import type { OrderState } from '../../engine/shop.ts';
+import type { AdminRefundResult } from '../../engine/admin-types.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
@@ -46,12 +46,7 @@ const takeBack = async (tx: Queryable, order: OrderRow, nowMs: number): Promise<
   return { taken: { dollars: toWire(take) }, notTaken: { dollars: toWire(dollars.minus(take)) } };
 };
 
-export interface RefundResult {
-  orderId: string;
-  state: OrderState;
-  taken: Record<string, number | string>;
-  notTaken: Record<string, number | string>;
-}
+export type RefundResult = AdminRefundResult;
 
 /** The console's refund of a paid order (also its operator-API door): Telegram, then the order, the effect, the ledger, revenue and audit. */
 export const refundOrder = async (db: Db, config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, actor: Actor, orderId: number, nowMs: number): Promise<RefundResult> => {

@@ -3,6 +3,7 @@
  * refund, in one of 16 rows of the day and item (user id mod 16) so buyers never queue on one row.
  * The console reads the sums of a few days; nothing scans the orders.
  */
+import type { AdminShopRevenueDay } from '../../engine/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
 const shards = 16;
@@ -20,14 +21,7 @@ export const countRevenue = async (
 };
 
 /** One day's revenue of one item. */
-export interface RevenueDay {
-  day: string;
-  itemId: string;
-  orders: number;
-  stars: number;
-  refunds: number;
-  refundedStars: number;
-}
+export type RevenueDay = AdminShopRevenueDay;
 
 /** The last `days` UTC days up to `nowMs`, by day and item: at most days × items × 16 rows. */
 export const revenueByDay = async (q: Queryable, nowMs: number, days: number): Promise<RevenueDay[]> => {

@@ -19,6 +19,8 @@ export const adminRoutes: AdminRoute[] = [
   { path: '/tasks', label: 'Tasks', Page: page(() => import('./pages/tasks-page.tsx')) },
   { path: '/broadcasts', label: 'Broadcasts', Page: page(() => import('./pages/broadcasts-page.tsx')) },
   { path: '/daily', label: 'Daily', Page: page(() => import('./pages/daily-page.tsx')) },
+  // The Stars shop: catalog, orders and refunds, revenue, reconciliation (docs/admin.md "Shop").
+  { path: '/shop', label: 'Shop', Page: page(() => import('./pages/shop-page.tsx')) },
   { path: '/forecast', label: 'Forecast', Page: page(() => import('./pages/forecast-page.tsx')) },
   // The airdrop snapshot's operator controls plug in here (docs/admin.md "Airdrop").
   { path: '/airdrop', label: 'Airdrop', Page: page(() => import('./pages/airdrop-page.tsx')) },

@@ -200,7 +200,7 @@ describe('accessibility: no serious or critical axe violation', () => {
         found.push(...(await audit(page)).map((line) => `[console sign-in ${theme}] ${line}`));
         await page.goto(`${stack.server.base}/dev/admin`);
         await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-        for (const path of ['/', '/players', '/tasks', '/broadcasts', '/forecast', '/airdrop', '/audit']) {
+        for (const path of ['/', '/players', '/tasks', '/broadcasts', '/shop', '/forecast', '/airdrop', '/audit']) {
           await page.goto(`${stack.server.base}/admin${path === '/' ? '' : path}`);
           await page.getByRole('heading').first().waitFor();
           await settle(page);

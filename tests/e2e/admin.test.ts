@@ -14,7 +14,7 @@ import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import { advanceClock, apiAs, dbKinds, freshDatabase, launchBrowser, launchFor, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
 
 const shotsDir = process.env.SHOTS_DIR;
-const pages = ['/', '/players', '/tasks', '/broadcasts', '/forecast', '/airdrop', '/audit'];
+const pages = ['/', '/players', '/tasks', '/broadcasts', '/shop', '/forecast', '/airdrop', '/audit'];
 
 describe.each(dbKinds)('operator console end to end (%s)', (kind) => {
   let server: RunningServer;

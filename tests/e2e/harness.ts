@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -103,6 +104,15 @@ export const startServer = async (opts: { dataDir: string; databaseUrl?: string 
     },
   };
 };
+
+/** A port free on 127.0.0.1 now, for a server that must know its own address (PUBLIC_URL) before it starts. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 
 export const tempDataDir = (): string => mkdtempSync(join(tmpdir(), 'money-e2e-'));
 export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,6 @@
  * claim and sees its X part credited, and invites a friend whose bonus waits for $100 clicked
  * and the channel joined. With MONEY_SHOTS=<dir>, the changed screens are saved there (375×812).
  */
-import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +15,8 @@ import { formatMoney } from '../../engine/format.ts';
 import { money } from '../../engine/money.ts';
 import { titleFor } from '../../engine/titles.ts';
 import { demoExchangeUid } from '../../server/dev/demo-stand-ins.ts';
-import { advanceClock, apiAs, dbKinds, launchFor, serverNow, testUser, openStack } from './harness.ts';
+import { advanceClock, apiAs, dbKinds, freePort, launchFor, serverNow, testUser, openStack } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const shotsDir = process.env.MONEY_SHOTS;
 const shot = async (page: Page, name: string, kind: string) => {

@@ -5,21 +5,12 @@
  * credits once. Buy, cancel and fail, each said calmly on Boost, the effect at once on a paid order.
  * With MONEY_SHOTS=<dir>, the screens are saved there (375×812, en and fa).
  */
-import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { UserStatus } from '../../engine/api-types.ts';
-import { apiAs, dbKinds, launchFor, openStack, serverNow, testUser } from './harness.ts';
+import { apiAs, dbKinds, freePort, launchFor, openStack, serverNow, testUser } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const shotsDir = process.env.MONEY_SHOTS;
 

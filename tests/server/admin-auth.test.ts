@@ -14,7 +14,7 @@ const routes: ['GET' | 'POST' | 'PUT', string][] = [
   ['GET', '/forecast'], ['POST', '/forecast/settle'], ['GET', '/airdrop'], ['POST', '/airdrop/snapshot'],
   ['GET', '/daily'], ['PUT', '/daily/2030-01-01'],
   ['GET', '/integrity/flags'], ['GET', '/integrity/players/1'], ['POST', '/integrity/players/1/appeal'], ['POST', '/integrity/players/1/decision'],
-  ['GET', '/shop'], ['POST', '/shop/items/1'], ['POST', '/shop/orders/1/refund'], ['POST', '/shop/payments/1/refund'],
+  ['GET', '/shop'], ['GET', '/shop/orders'], ['POST', '/shop/items/1'], ['POST', '/shop/orders/1/refund'], ['POST', '/shop/payments/1/refund'],
 ];
 const writes = routes.filter(([m]) => m !== 'GET');
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './harness.ts';
 import { openSignedInAdmin, type SignedInAdminHarness } from './admin-harness.ts';
+import type { AdminShop, AdminShopOrder, Page } from '../../engine/admin-types.ts';
+import { creditPayment } from '../../server/shop/exports.ts';
 
 /** The console's Stars shop (docs/shop.md): the catalog edit with its audit row, refusals naming the field, revenue and flags. */
 describe.each(backends)('the console’s shop (%s)', (backend) => {
@@ -15,7 +17,7 @@ describe.each(backends)('the console’s shop (%s)', (backend) => {
   it('lists the catalog with revenue and flags, and edits an item with an audit row', async () => {
     const page = await h.admin('GET', '/shop', h.session);
     expect(page.statusCode, page.body).toBe(200);
-    expect(page.json<{ items: { id: string }[]; revenue: unknown[]; flags: unknown[] }>()).toMatchObject({ revenue: [], flags: [] });
+    expect(page.json<{ items: { id: string }[]; revenue: unknown[]; flags: unknown[] }>()).toMatchObject({ today: new Date(h.clock.now()).toISOString().slice(0, 10), revenue: [], flags: [], unmatched: [] });
     const edit = await h.admin('POST', '/shop/items/energy-refill', h.session, { body: { priceStars: 15, dailyLimit: 2 } });
     expect(edit.statusCode, edit.body).toBe(200);
     expect(edit.json()).toMatchObject({ id: 'energy-refill', priceStars: 15, dailyLimit: 2 });
@@ -36,5 +38,24 @@ describe.each(backends)('the console’s shop (%s)', (backend) => {
     expect(refund.json()).toMatchObject({ code: 'shopOrderNotFound', field: 'orderId' });
     const item = await h.db.query<{ price_stars: number }>("SELECT price_stars FROM shop_items WHERE id = 'energy-refill'");
     expect(item.rows[0]!.price_stars).toBe(15);
+  });
+
+  it('lists the orders newest first, 50 a page, and refuses a cursor or player id out of range naming the field', async () => {
+    const list = await h.admin('GET', '/shop/orders', h.session);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json<Page<AdminShopOrder>>()).toEqual({ items: [], next: null });
+    const bad = await h.admin('GET', '/shop/orders?before=abc', h.session);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'before' });
+    const player = await h.admin('GET', '/shop/orders?userId=0', h.session);
+    expect(player.statusCode).toBe(400);
+    expect(player.json()).toMatchObject({ field: 'userId' });
+  });
+
+  it('lists a payment no order took until it is refunded', async () => {
+    const outcome = await creditPayment(h.db, { userId: 6_100_000_001, chargeId: 'stxUNMATCHED1', payload: 'order:999999999', currency: 'XTR', totalAmount: 10 }, h.clock.now());
+    expect(outcome).toEqual({ kind: 'unmatched' });
+    const page = (await h.admin('GET', '/shop', h.session)).json<AdminShop>();
+    expect(page.unmatched).toEqual([{ chargeId: 'stxUNMATCHED1', userId: '6100000001', stars: 10, receivedAtMs: h.clock.now() }]);
   });
 });

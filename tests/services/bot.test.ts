@@ -5,7 +5,7 @@ import { webhookSecret } from '../../server/core/config/outside-config.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { openTestDb } from '../server/harness.ts';
-import { botToken, openServicesHarness, testEnv, type ServicesHarness } from './harness.ts';
+import { botToken, openServicesHarness, testEnv, waitFor as until, type ServicesHarness } from './harness.ts';
 import { manualClockFor } from './service-env.ts';
 
 let updateMessageId = 1;
@@ -158,5 +158,59 @@ describe('the bot by webhook', () => {
     const again = await post(webhookSecret(h.config), update);
     expect(again.statusCode).toBe(200);
     expect(tg.delivered.filter((x) => Number(x.chat_id) === 803)).toHaveLength(1);
+  });
+});
+
+describe('the bot by long polling while getUpdates fails', () => {
+  let tg: FakeTelegram;
+  let h: ServicesHarness;
+  beforeAll(async () => {
+    tg = await startFakeTelegram(botToken);
+    h = await openServicesHarness('pglite', { BOT_API_ROOT: tg.apiRoot });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await tg?.close();
+  });
+
+  const getUpdatesCalls = () => tg.requests.filter((r) => r.path.endsWith('/getUpdates')).length;
+
+  // grammY waits 3 s after a failed getUpdates and asks again, for as long as the bot runs; the
+  // payment's updates wait at Telegram meanwhile and are credited once it answers again.
+  it.each([['an error', 'error'], ['nothing for a while', 'hang']] as const)('keeps asking while getUpdates answers %s, and credits the payment once it is back', async (_what, outage) => {
+    const player = await h.newPlayer();
+    const order = await h.call('POST', '/shop/orders', player, { body: { itemId: 'auto-tap-pack' } });
+    expect(order.statusCode, order.body).toBe(200);
+    const { invoiceLink, orderId } = order.json<{ invoiceLink: string; orderId: string }>();
+    const bot = await startBot({ db: h.db, config: h.config, clock: h.clock, realBot: true, log: () => {} });
+    let asked = 0;
+    try {
+      await until(() => getUpdatesCalls() > 0, 'the first getUpdates');
+      // The Bot API fails as the successful_payment is sent, after the pre-checkout was answered.
+      tg.transport = async (update) => {
+        if ((update.message as { successful_payment?: unknown } | undefined)?.successful_payment !== undefined) {
+          tg.settings.updatesOutage = outage;
+          asked = getUpdatesCalls();
+        }
+        const { update_id: _id, ...rest } = update;
+        tg.pushUpdate(rest);
+        return true;
+      };
+      expect(await tg.pay(invoiceLink, { id: player })).toMatchObject({ status: 'paid' });
+      // Two more calls, each failed: the bot asked again after a failure, then again.
+      await until(() => getUpdatesCalls() >= asked + 2, 'getUpdates asked again during the outage');
+      const paid = async () => (await h.db.query<{ state: string }>('SELECT state FROM shop_orders WHERE id = $1', [orderId])).rows[0]!.state;
+      expect(await paid()).toBe('approved');
+      tg.settings.updatesOutage = null;
+      await until(async () => (await paid()) === 'paid', 'the payment credited once getUpdates answers');
+      const payments = await h.db.query('SELECT charge_id FROM star_payments WHERE order_id = $1', [orderId]);
+      expect(payments.rows).toHaveLength(1);
+      const xtr = await h.db.query("SELECT amount FROM ledger WHERE user_id = $1 AND currency = 'XTR'", [player]);
+      expect(xtr.rows).toHaveLength(1);
+    } finally {
+      tg.transport = null;
+      tg.settings.updatesOutage = null;
+      await bot.stop();
+    }
   });
 });

@@ -47,6 +47,12 @@ export interface FakeTelegramSettings {
   preCheckoutDeadlineMs: number;
   /** How soon an update the webhook did not take (non-2xx, no answer) is delivered again. */
   redeliverMs: number;
+  /**
+   * getUpdates failing, the updates kept meanwhile: 'error' answers 502 at once; 'hang' holds each
+   * call `updatesHangMs` and then answers 504, as a proxy in front of a hung Bot API does.
+   */
+  updatesOutage: 'error' | 'hang' | null;
+  updatesHangMs: number;
 }
 
 /** An invoice made with createInvoiceLink. */
@@ -209,6 +215,8 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
     unknownChats: new Set(),
     preCheckoutDeadlineMs: 10_000,
     redeliverMs: 100,
+    updatesOutage: null,
+    updatesHangMs: 1_000,
   };
   const invoices = new Map<string, FakeInvoice>();
   const starTransactions: FakeStarTransaction[] = [];
@@ -244,6 +252,8 @@ export const startFakeTelegram = async (token = '123456:TEST-token'): Promise<Fa
         const offset = Number(p.offset ?? 0);
         const deadline = Date.now() + Math.min(Number(p.timeout ?? 0) * 1000, 500);
         for (;;) {
+          if (settings.updatesOutage === 'error') return fail(502, 'Bad Gateway');
+          if (settings.updatesOutage === 'hang') return { ...fail(504, 'Gateway Timeout'), delayMs: settings.updatesHangMs };
           const pending = updates.filter((u) => Number(u.update_id) >= offset);
           if (pending.length || Date.now() >= deadline) return ok(pending);
           await new Promise((r) => setTimeout(r, 20));

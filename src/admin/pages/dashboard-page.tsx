@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
-import type { Dashboard } from '../../../engine/admin-types.ts';
+import type { AdminShop, Dashboard } from '../../../engine/admin-types.ts';
 import { get } from '../api.ts';
 import { DayChart } from '../chart.tsx';
+import { StarsRevenue } from '../stars-revenue.tsx';
 import { formatTime, useLoad } from '../use-load.ts';
 
 const nf = new Intl.NumberFormat('en-US');
@@ -13,11 +14,15 @@ const Tile = ({ label, value }: { label: string; value: number }) => (
   </div>
 );
 
+/** Stars revenue on the dashboard: the last 30 days. */
+const revenueDays = 30;
+
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((a / b) * 100).toFixed(1)} %`);
 
 /** Players, activity and the referral funnel from daily_stats (kept by the console job, docs/admin.md). */
 const DashboardPage = () => {
   const { data, error } = useLoad(() => get<Dashboard>('/dashboard'), 'dashboard');
+  const shop = useLoad(() => get<AdminShop>(`/shop?days=${revenueDays}`), 'shop');
   const days = useMemo(() => data?.days.map((d) => d.day) ?? [], [data]);
   const series = useMemo(() => {
     const col = (k: keyof Dashboard['days'][number]) => data?.days.map((d) => Number(d[k])) ?? [];
@@ -65,6 +70,7 @@ const DashboardPage = () => {
           <DayChart title="Ads watched and referrals per day" days={days} series={series.ads} />
         </div>
       )}
+      {shop.data && <StarsRevenue revenue={shop.data.revenue} itemIds={shop.data.items.map((i) => i.id)} days={revenueDays} today={shop.data.today} />}
     </>
   );
 };

@@ -1,20 +1,13 @@
 import { useState } from 'react';
 import type { AdminTask, TaskInput } from '../../../engine/admin-types.ts';
 import { AdminApiError, get, post, put } from '../api.ts';
+import { Field } from '../field.tsx';
 import { TaskPreview } from '../task-preview.tsx';
 import { useLoad } from '../use-load.ts';
 
 const types = ['SOCIAL', 'TASK1', 'INVITE', 'EXCHANGE', 'ACHIVEMENT', 'ADS'];
 const handleTypes = ['', 'BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONUS', 'CHECK_BINGX'];
 const blank: TaskInput = { type: 'SOCIAL', handleType: null, title: '', image: 'task-x', desc: '', link: '', reward: '100', isDaily: false, needsCaptcha: false, active: true };
-
-const Field = ({ label, error, children }: { label: string; error?: string | undefined; children: React.ReactNode }) => (
-  <label className={`field${error ? ' field--bad' : ''}`}>
-    <span className="field__label">{label}</span>
-    {children}
-    {error && <span className="field__error" role="alert">{error}</span>}
-  </label>
-);
 
 /** A task's editable fields: the server refuses any other (its id is in the path, its place is the reorder's). */
 const inputOf = ({ id: _id, sortOrder: _sortOrder, ...input }: AdminTask): TaskInput => input;

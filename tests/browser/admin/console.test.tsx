@@ -1,26 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, MemoryRouter } from 'react-router-dom';
-import { adminApiPrefix, csrfHeader, type AdminBroadcast, type AdminTask } from '../../../engine/admin-types.ts';
+import { csrfHeader, type AdminBroadcast, type AdminTask } from '../../../engine/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import { AdminApp, consoleRoutes } from '../../../src/admin/app.tsx';
 import BroadcastsPage from '../../../src/admin/pages/broadcasts-page.tsx';
 import TasksPage from '../../../src/admin/pages/tasks-page.tsx';
 import { TaskPreview } from '../../../src/admin/task-preview.tsx';
 import { render, until } from '../site/render.tsx';
-import { button, click, consoleTestHooks, json, type } from './harness.ts';
-
-type Route = (method: string, path: string, init: RequestInit) => Response | undefined;
-/** A fake console API: the first route that answers wins; every call is recorded. */
-const fakeApi = (route: Route) => {
-  const calls: { method: string; path: string; init: RequestInit }[] = [];
-  vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit = {}) => {
-    const path = url.replace(adminApiPrefix, '');
-    const method = init.method ?? 'GET';
-    calls.push({ method, path, init });
-    return route(method, path, init) ?? json(404, { error: 'Not Found', message: `no fake for ${method} ${path}` });
-  }));
-  return calls;
-};
+import { button, click, consoleTestHooks, fakeApi, json, type } from './harness.ts';
 
 const task: AdminTask = { id: 21, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', image: 'task-onus', desc: 'Sign up, then enter your ONUS ID.', link: 'https://onus.io/r', reward: '1000', isDaily: false, needsCaptcha: true, active: true, sortOrder: 1 };
 

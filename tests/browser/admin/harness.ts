@@ -1,5 +1,6 @@
 import { act } from 'react';
 import { afterEach, vi } from 'vitest';
+import { adminApiPrefix } from '../../../engine/admin-types.ts';
 import { cleanup } from '../site/render.tsx';
 
 /** A JSON answer as the console API sends it. */
@@ -26,4 +27,17 @@ export const consoleTestHooks = (): void => {
     await cleanup();
     vi.unstubAllGlobals();
   });
+};
+
+type Route = (method: string, path: string, init: RequestInit) => Response | undefined;
+/** A fake console API: the first route that answers wins; every call is recorded. */
+export const fakeApi = (route: Route) => {
+  const calls: { method: string; path: string; init: RequestInit }[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit = {}) => {
+    const path = url.replace(adminApiPrefix, '');
+    const method = init.method ?? 'GET';
+    calls.push({ method, path, init });
+    return route(method, path, init) ?? json(404, { error: 'Not Found', message: `no fake for ${method} ${path}` });
+  }));
+  return calls;
 };
