@@ -7,6 +7,7 @@ import { createFrozenSet } from './players/frozen-set.ts';
 import { createAuthenticate } from './players/authenticate.ts';
 import { createServedRound } from './airdrop/served-round.ts';
 import { createPuzzleSource } from './daily/exports.ts';
+import { createClicks } from './clicks/exports.ts';
 import { dailySecretOf } from './core/config/daily-config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './core/config/config.ts';
@@ -114,6 +115,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
     airdrop,
     puzzles: createPuzzleSource(dailySecretOf(deps.config)),
+    // Which device each player's batches come from, for the integrity review (server/integrity/devices.ts).
+    clicks: createClicks(deps.db, clock, (err) => app.log.warn({ err }, 'device sighting not recorded')),
   };
 
   await app.register(swagger, {

@@ -3,8 +3,8 @@
  * ENABLE_TEST_CRON is on; otherwise it is a 404 like any unknown path.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { channelJob, runJobsOnce } from '../background/jobs.ts';
-import { integrityRulesOf } from '../integrity/rules.ts';
+import { channelJob, runJobsOnce } from '../background/exports.ts';
+import { integrityRulesOf } from '../integrity/exports.ts';
 import type { RouteContext } from './route-context.ts';
 
 export const jobRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {

@@ -1,0 +1,3 @@
+/** What the background feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { createGameBot } from './game-bot.ts';
+export { channelJob, runJobsOnce } from './jobs.ts';
