@@ -58,6 +58,8 @@ export interface AppDeps {
    * on. Off by default: a test's own busy event loop must not refuse the test's requests.
    */
   loadShedding?: boolean;
+  /** A bot runs on BOT_TOKEN (main.ts: not the development token); default false. */
+  realBot?: boolean;
   /** True once shutdown has begun: /readyz answers 503 (default: server/core/shutdown.ts's). */
   draining?: () => boolean;
 }
@@ -114,6 +116,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     ...(deps.redis !== undefined ? { redis: deps.redis } : {}),
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
     airdrop,
+    realBot: deps.realBot ?? false,
     puzzles: createPuzzleSource(dailySecretOf(deps.config)),
     // Which device each player's batches come from, for the integrity review (server/integrity/devices.ts).
     clicks: createClicks(deps.db, clock, (err) => app.log.warn({ err }, 'device sighting not recorded')),

@@ -2,7 +2,7 @@
 export { excludedPlayerSql } from './review-sql.ts';
 export { integrityRulesOf } from './rules.ts';
 export type { IntegrityRules } from './rules.ts';
-export { integritySignalsJob, refreshIntegrity } from './signals-job.ts';
+export { integritySignalsJob, integritySignalsJobName, refreshIntegrity } from './signals-job.ts';
 export type { IntegrityRunResult } from './signals-job.ts';
 export { DeviceSightings } from './devices.ts';
 export { decideAppeal, decideReview, noteMaxLength } from './decisions.ts';

@@ -2,6 +2,7 @@
 export { applyPendingRanks, rebuildRanks } from './rank-view.ts';
 export type { RankApply, RankRebuild } from './rank-view.ts';
 export { ranksJob } from './ranks-job.ts';
+export type { RanksTick } from './ranks-job.ts';
 export { refreshStatsCache, rebuildStatsCache, currentPlayers } from './stats-cache.ts';
 export { leaderboardFromView } from './leaderboard.ts';
 export { leaderboardFromRedis } from './redis-ranks.ts';

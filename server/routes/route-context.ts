@@ -26,6 +26,8 @@ export interface RouteContext {
   airdrop: ServedRound;
   /** Today's combo and cipher word, drawn from the daily secret when unset (one per app, docs/rules.md §15). */
   puzzles: PuzzleSource;
+  /** A bot runs on BOT_TOKEN (not the development token): the background jobs then include the Stars reconciliation. */
+  realBot: boolean;
   /** POST /click's queue and device sightings (one per app, server/clicks/clicks.ts). */
   clicks: Clicks;
 }
