@@ -7,7 +7,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminBroadcast, adminOf, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
 import { parseBroadcast } from '../bot/exports.ts';
-import { latestBuiltRound, takeAirdropSnapshot, withRootInt, type RoundParams } from '../airdrop/exports.ts';
+import type { RoundParams } from '../../engine/admin-types.ts';
+import { latestBuiltRound, takeAirdropSnapshot, withRootInt } from '../airdrop/exports.ts';
 import { excludedMoneySchema } from './airdrop.ts';
 import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
 import type { AdminContext } from './admin-context.ts';

@@ -7,7 +7,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../console/exports.ts';
-import { claimFor, excludedMoneyChoices, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps, type RoundParams } from '../airdrop/exports.ts';
+import { excludedMoneyChoices, type RoundParams } from '../../engine/admin-types.ts';
+import { claimFor, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps } from '../airdrop/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
