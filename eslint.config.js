@@ -28,7 +28,7 @@ const forbid = (groups) => ['error', { patterns: groups }];
 
 // The server's layers (docs/architecture.md "Server layout"): the app (app.ts, main.ts, web/, dev/)
 // → the routes (the HTTP edge) → the features → core. Every folder of server/ that is not core,
-// routes, web or dev is a feature; a feature reaches another only through that one's exports.ts.
+// routes, web or dev is a feature; a route or another feature reaches it only through its exports.ts.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const serverEdge = ['routes', 'web', 'dev'];
 const serverFeatures = readdirSync(new URL('./server/', import.meta.url), { withFileTypes: true })
@@ -39,6 +39,13 @@ const appFiles = ['server/app.ts', 'server/main.ts', 'server/web', 'server/dev']
 const serverZones = [
   { target: 'server/core', from: 'server', except: ['./core'], message: 'server/core/ sits beneath everything: it imports no feature, route or app file.' },
   { target: 'server/routes', from: appFiles, message: 'The routes are imported by the app, never the other way.' },
+  // The edge only maps: a route calls a feature through its exports.ts, never a file inside it.
+  ...serverFeatures.map((feature) => ({
+    target: 'server/routes',
+    from: `server/${feature}`,
+    except: ['./exports.ts'],
+    message: `A route reaches a feature through its exports.ts (server/${feature}/exports.ts).`,
+  })),
   ...serverFeatures.flatMap((feature) => [
     { target: `server/${feature}`, from: ['server/routes', ...appFiles], message: 'A feature never imports the routes or the app: they call it.' },
     ...serverFeatures

@@ -421,7 +421,7 @@ const main = async () => {
         ? `| noop (ceiling) | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | – | – | – | – | ${ratioCell(r)} | ${cpuCells(r)} |`
         : `| ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.non2xx + r.errors} | ${r.accepted} | ${r.stored} | ${r.lost} | ${r.doubled} | ${ratioCell(r)} | ${cpuCells(r)} |`,
   );
-  // The click path's targets, judged on one run, nothing lost or doubled (docs/decisions/server.md,
+  // The click path's targets, judged on one run, nothing lost or doubled (docs/decisions/clicks.md,
   // "The click path's target and its design").
   const pgTarget = { ratio: 0.45, p99Ms: 35 };
   const verdict = (r: RunResult | undefined, name: string, min: number, p99?: number): string => {
@@ -443,7 +443,7 @@ ${rows.join('\n')}
 - ${verdict(pg, 'PostgreSQL', pgTarget.ratio, pgTarget.p99Ms)}
 - ${verdict(lite, 'PGlite', 0.15)}${opsCost}${noop !== undefined ? `\n- The trivial route's ceiling on this machine at the same time was ${Math.round(noop.rps)} requests/s (p99 ${noop.p99} ms): no storage can make POST /click faster than that here.` : ''}
 
-The PostgreSQL target is ${pgTarget.ratio}× the in-memory route in one run (docs/decisions/server.md): on quiet machines, where both routes share two cores with the load generator, the route measured 0.49–0.54×.`,
+The PostgreSQL target is ${pgTarget.ratio}× the in-memory route in one run (docs/decisions/clicks.md): on quiet machines, where both routes share two cores with the load generator, the route measured 0.49–0.54×.`,
   );
 };
 

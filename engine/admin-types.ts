@@ -9,8 +9,8 @@ import type { OrderState, ShopEffect } from './shop.ts';
 /** The console API lives beside the game API, outside its prefix (its own cookie path). */
 export const adminApiPrefix = '/money/api/admin';
 
-/** What a frozen player is told: the server's 423 on a click, claim or purchase (refusal code `frozen`), and the mini-app's banner. */
-export const frozenPlayerMessage = 'Your account is frozen: taps, claims and purchases are paused. Contact support in the community.';
+/** What a frozen player is told; its home is engine/refusals.ts, beside its code (`frozen`). */
+export { frozenPlayerMessage } from './refusals.ts';
 
 /** The header that carries the session's CSRF token on every write. */
 export const csrfHeader = 'x-csrf-token';
@@ -279,8 +279,35 @@ export interface AdminRefundResult {
   notTaken: Record<string, number | string>;
 }
 
-/** A console API error: a field-level error names its field. */
-export interface AdminError extends ErrorBody {
-  /** Several field errors at once (task form). */
-  fields?: Record<string, string>;
+/** A console API error: the one error body (a field-level error names its field; the task form's names every one in `fields`). */
+export type AdminError = ErrorBody;
+
+/** What becomes of the MONEY of players the integrity review excluded from an airdrop round (docs/airdrop.md "Exclusions"). */
+export type ExcludedMoney = 'unminted' | 'redistributed';
+export const excludedMoneyChoices: readonly ExcludedMoney[] = ['unminted', 'redistributed'];
+
+/** An airdrop round's snapshot, as the operator asks for it (console and operator API, docs/airdrop.md). */
+export interface RoundParams {
+  round: number;
+  /** What becomes of the excluded players' MONEY (default: left unminted); fixed once the round is frozen. */
+  excludedMoney?: ExcludedMoney;
+  /** Unix seconds (TEP-177 start_from / expired_at). */
+  startFrom: number;
+  expireAt: number;
+}
+
+/** An airdrop round as both doors answer it. */
+export interface RoundSummary extends RoundParams {
+  status: 'building' | 'built';
+  wallets: number;
+  /** Jetton units, decimal string. */
+  totalAmount: string;
+  /** Hex of the dictionary cell's hash: the jetton master's merkle_root. */
+  merkleRoot: string | null;
+  bocBytes: number | null;
+  excludedMoney: ExcludedMoney;
+  /** Players left out by the integrity review, their withheld jetton units, and how many had each reason. */
+  excludedPlayers: number;
+  excludedAmount: string;
+  excludedReasons: Record<string, number>;
 }

@@ -280,6 +280,8 @@ export interface ErrorBody {
   message: string;
   field?: string;
   code: RefusalCode;
+  /** Several field errors at once, each bad field with its problem (the console's task form, docs/api.md "Errors"). */
+  fields?: Record<string, string>;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { frozenPlayerMessage } from './admin-types.ts';
 import { messages, type MessageKey } from './messages.ts';
 import type { UpgradeRefusal } from './upgrades.ts';
+
+/** What a frozen player is told: the server's 423 on a click, claim or purchase (refusal code `frozen`), and the mini-app's banner. */
+export const frozenPlayerMessage = 'Your account is frozen: taps, claims and purchases are paused. Contact support in the community.';
 
 /**
  * Every refusal the server can answer, by its stable code (docs/api.md "Errors"): the one home of

@@ -7,6 +7,7 @@ import { createFrozenSet } from './players/frozen-set.ts';
 import { createAuthenticate } from './players/authenticate.ts';
 import { createServedRound } from './airdrop/served-round.ts';
 import { createPuzzleSource } from './daily/exports.ts';
+import { createClicks } from './clicks/exports.ts';
 import { dailySecretOf } from './core/config/daily-config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './core/config/config.ts';
@@ -57,6 +58,8 @@ export interface AppDeps {
    * on. Off by default: a test's own busy event loop must not refuse the test's requests.
    */
   loadShedding?: boolean;
+  /** A bot runs on BOT_TOKEN (main.ts: not the development token); default false. */
+  realBot?: boolean;
   /** True once shutdown has begun: /readyz answers 503 (default: server/core/shutdown.ts's). */
   draining?: (checker: string) => boolean;
 }
@@ -113,7 +116,10 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     ...(deps.redis !== undefined ? { redis: deps.redis } : {}),
     authenticate: createAuthenticate({ db: deps.db, config: deps.config, clock, frozen }),
     airdrop,
+    realBot: deps.realBot ?? false,
     puzzles: createPuzzleSource(dailySecretOf(deps.config)),
+    // Which device each player's batches come from, for the integrity review (server/integrity/devices.ts).
+    clicks: createClicks(deps.db, clock, (err) => app.log.warn({ err }, 'device sighting not recorded')),
   };
 
   await app.register(swagger, {

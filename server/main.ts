@@ -82,11 +82,14 @@ const main = async (): Promise<void> => {
       : undefined;
   // Optional; a Redis fault never stops the server (server/core/redis.ts), ranks then come from PostgreSQL.
   const redis = config.REDIS_URL !== undefined ? openRedis(config.REDIS_URL, { prefix: config.REDIS_PREFIX }) : undefined;
+  // The demo's Telegram stand-in is a Bot API the development token works with: the bot polls it, so
+  // the demo's Stars payments reach pre-checkout and successful_payment like real ones (docs/shop.md).
+  const botServed = !bot.development || demo?.telegram !== undefined;
   let app: FastifyInstance;
   let drain: Drainable;
   try {
     const services = createOutsideServices({ db, config: runConfig, clock });
-    app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, ...(replica !== undefined ? { reads: replica.reads } : {}), ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
+    app = await createApp({ db, config: runConfig, clock, services, loadShedding: true, realBot: botServed, ...(replica !== undefined ? { reads: replica.reads } : {}), ...(redis !== undefined ? { redis } : {}), logger: config.NODE_ENV === 'production' ? { level: 'info' } : { level: 'warn' } });
     const publicConfig = { ...publicConfigOf(runConfig), ...(demo ? { demoServices: demo.services, demoExchangeUid } : {}) };
     // The assets' compressed forms are made in the background: a request that needs one before it
     // is ready waits for that one only, and the start does not wait for them all.
@@ -110,9 +113,6 @@ const main = async (): Promise<void> => {
   }
 
   // The bot, the broadcast worker (it resumes a queued broadcast) and the scheduled jobs.
-  // The demo's Telegram stand-in is a Bot API the development token works with: the bot polls it, so
-  // the demo's Stars payments reach pre-checkout and successful_payment like real ones (docs/shop.md).
-  const botServed = !bot.development || demo?.telegram !== undefined;
   const background = await startOutsideBackground({ db, config: runConfig, clock, realBot: botServed, pollUpdates: pollsUpdates(), ...(redis !== undefined ? { redis } : {}), ...(jobsDb !== undefined ? { jobsDb } : {}) });
 
   // SIGTERM/SIGINT: bounded steps that never skip each other (server/core/shutdown.ts).

@@ -62,8 +62,15 @@ describe('server layers', () => {
     expect(await ruleIds(importing('../app.ts', 'createApp'), 'server/routes/boundary-probe.ts')).toContain(restricted);
   });
 
-  it('lets a route import any feature file and core, and a feature import core', async () => {
-    expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/routes/boundary-probe.ts')).toEqual([]);
+  it("refuses a route's import of a feature's inner file, types included", async () => {
+    expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/routes/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../airdrop/claim.ts', 'claimFor'), 'server/routes/boundary-probe.ts')).toContain(restricted);
+    const typeOnly = "import type { ServedRound } from '../airdrop/served-round.ts';\nexport type Probe = ServedRound;\n";
+    expect(await ruleIds(typeOnly, 'server/routes/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it("lets a route import a feature's exports.ts and core, and a feature import core", async () => {
+    expect(await ruleIds(importing('../players/exports.ts', 'loadUser'), 'server/routes/boundary-probe.ts')).toEqual([]);
     expect(await ruleIds(importing('../core/clock.ts', 'systemClock'), 'server/routes/boundary-probe.ts')).toEqual([]);
     expect(await ruleIds(importing('../core/clock.ts', 'systemClock'), 'server/clicks/boundary-probe.ts')).toEqual([]);
   });

@@ -8,7 +8,8 @@ import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import type { AirdropTree } from './airdrop-tree.ts';
-import { latestBuiltRound, loadRoundTree, type RoundSummary } from './snapshot.ts';
+import type { RoundSummary } from '../../engine/admin-types.ts';
+import { latestBuiltRound, loadRoundTree } from './snapshot.ts';
 
 export interface ServedRound {
   /** The newest built round, or null; at most 1 s old. */

@@ -9,7 +9,8 @@
 import { loadConfig } from '../core/config/config.ts';
 import { openDb } from '../core/db/db.ts';
 import { operatorKeyActor } from '../console/exports.ts';
-import { excludedMoneyChoices, roundDatesProblem, type ExcludedMoney } from './snapshot.ts';
+import { excludedMoneyChoices, type ExcludedMoney } from '../../engine/admin-types.ts';
+import { roundDatesProblem } from './snapshot.ts';
 import { takeAirdropSnapshot } from './take-snapshot.ts';
 
 const usage =

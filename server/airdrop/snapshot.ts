@@ -9,6 +9,7 @@ import { refuse, type Refusal } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 import { excludedPlayerSql } from '../integrity/exports.ts';
+import type { ExcludedMoney, RoundParams, RoundSummary } from '../../engine/admin-types.ts';
 
 /** Jetton units per MONEY: the jetton has 9 decimals. */
 export const jettonDecimals = 9;
@@ -32,39 +33,6 @@ const allocationsSql = (excluded: boolean) => `
     AND ${excluded ? '' : 'NOT '}${excludedPlayerSql}
 `;
 const eligibleAllocationsSql = allocationsSql(false);
-
-/**
- * The excluded players' MONEY (docs/airdrop.md "Exclusions"), as the operator chooses per round:
- * left unminted, or redistributed to the eligible players pro rata to their amounts, exact to the
- * jetton unit with the total unchanged: each gets floor(excluded × amount ÷ total), and the units
- * left over go one each to the largest remainders (ties by address).
- */
-export type ExcludedMoney = 'unminted' | 'redistributed';
-export const excludedMoneyChoices: readonly ExcludedMoney[] = ['unminted', 'redistributed'];
-
-export interface RoundParams {
-  round: number;
-  /** What becomes of the excluded players' MONEY (default: left unminted); fixed once the round is frozen. */
-  excludedMoney?: ExcludedMoney;
-  /** Unix seconds (TEP-177 start_from / expired_at). */
-  startFrom: number;
-  expireAt: number;
-}
-
-export interface RoundSummary extends RoundParams {
-  status: 'building' | 'built';
-  wallets: number;
-  /** Jetton units, decimal string. */
-  totalAmount: string;
-  /** Hex of the dictionary cell's hash: the jetton master's merkle_root. */
-  merkleRoot: string | null;
-  bocBytes: number | null;
-  excludedMoney: ExcludedMoney;
-  /** Players left out by the integrity review, their withheld jetton units, and how many had each reason. */
-  excludedPlayers: number;
-  excludedAmount: string;
-  excludedReasons: Record<string, number>;
-}
 
 interface RoundRow {
   round: number;
@@ -107,7 +75,13 @@ export const latestBuiltRound = async (q: Queryable): Promise<RoundSummary | nul
   return r.rows[0] === undefined ? null : summaryOf(r.rows[0]);
 };
 
-/** Freezes the allocations: the round row and every eligible player's amount, in one transaction. */
+/**
+ * Freezes the allocations: the round row and every eligible player's amount, in one transaction.
+ * The excluded players' MONEY (docs/airdrop.md "Exclusions"), as the operator chooses per round:
+ * left unminted, or redistributed to the eligible players pro rata to their amounts, exact to the
+ * jetton unit with the total unchanged: each gets floor(excluded × amount ÷ total), and the units
+ * left over go one each to the largest remainders (ties by address).
+ */
 const freeze = async (db: Db, p: RoundParams, nowMs: number, countsBought: boolean): Promise<RoundSummary> =>
   transaction(db, async (tx) => {
     const created = await tx.query(

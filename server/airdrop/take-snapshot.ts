@@ -8,7 +8,8 @@
 import type { Db } from '../core/db/db.ts';
 import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
 import type { ServedRound } from './served-round.ts';
-import { takeSnapshotOnce, type PhaseLog, type RoundParams, type RoundSummary } from './snapshot.ts';
+import type { RoundParams, RoundSummary } from '../../engine/admin-types.ts';
+import { takeSnapshotOnce, type PhaseLog } from './snapshot.ts';
 
 /** A round as the operators read it: the Merkle root also as the uint256 the jetton master stores. */
 export const withRootInt = (s: RoundSummary) => ({ ...s, merkleRootInt: s.merkleRoot === null ? null : BigInt(`0x${s.merkleRoot}`).toString() });

@@ -14,7 +14,7 @@ import { Cell, contractAddress, loadStateInit, type Address } from '@ton/core';
 import { signVerify } from '@ton/crypto';
 import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
-import { parseTonAddress } from './ton-address.ts';
+import { parseTonAddress } from '../core/ton-address.ts';
 
 /** The standard wallets' code hashes (hex) and how each one's data cell holds the public key. */
 const walletVersions: Record<string, { version: string; publicKey: (data: Cell) => Buffer }> = (() => {

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../core/db/db.ts';
 import { pruneClickBatches } from '../clicks/exports.ts';
-import { runJobIfDue, type Job } from '../core/jobs/job.ts';
+import { runJobIfDue, type Job, type JobOutcome } from '../core/jobs/job.ts';
 
 export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().slice(0, 10);
 
@@ -55,8 +55,11 @@ export const dailyResetJob: Job<Omit<DailyResetResult, 'ran'>> = {
 };
 
 /** The daily reset now, if today's has not run (or `force`); `ran` is false when another run did or does it. */
-export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<DailyResetResult> => {
-  const outcome = await runJobIfDue(db, dailyResetJob, nowMs, opts);
-  if (outcome.ran) return { ran: true, ...outcome.result };
-  return { ran: false, day: outcome.period, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0, clickBatchesRemoved: 0 };
-};
+export const runDailyReset = async (db: Db, nowMs: number, opts: { force?: boolean } = {}): Promise<DailyResetResult> =>
+  dailyResetResultOf(await runJobIfDue(db, dailyResetJob, nowMs, opts));
+
+/** A run of the daily reset job as its result: nothing removed when it did not run. */
+export const dailyResetResultOf = (outcome: JobOutcome<Omit<DailyResetResult, 'ran'>>): DailyResetResult =>
+  outcome.ran
+    ? { ran: true, ...outcome.result }
+    : { ran: false, day: outcome.period, dailyRowsRemoved: 0, adSessionsRemoved: 0, captchaTokensRemoved: 0, xStatesRemoved: 0, clickBatchesRemoved: 0 };

@@ -5,27 +5,35 @@
  * ranks apply the marked balance changes under a transaction lock (server/leaderboard/ranks-job.ts; every
  * second, one process at a time), the channel membership checks of the invite rule lease their own rows
  * (server/referrals/channel-rule.ts) and ask Telegram outside any transaction, and the console's aggregates
- * fold click batches under a row lock of their own (server/console/console-aggregates.ts). `runJobsOnce` is what GET /public/test-cron calls.
+ * fold click batches under a row lock of their own (server/console/console-aggregates.ts).
+ * `backgroundJobs` is the one list of both kinds: the scheduler starts it (runtime.ts) and
+ * `runJobsOnce`, what GET /public/test-cron calls, runs it once, now.
  */
 import type { PublicStats } from '../../engine/api-types.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
-import type { Job } from '../core/jobs/job.ts';
+import { runJobIfDue, type Job, type JobOutcome } from '../core/jobs/job.ts';
 import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
 import type { RedisHandle } from '../core/redis.ts';
+import { dailySecretOf } from '../core/config/daily-config.ts';
+import { miniAppUrl } from '../core/config/outside-config.ts';
 import { refreshConsoleAggregates } from '../console/exports.ts';
-import { applyPendingRanks, ranksJob, type RankApply } from '../leaderboard/exports.ts';
+import { ranksJob, type RankApply, type RanksTick } from '../leaderboard/exports.ts';
 import { rebuildStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
 import { runChannelChecks, type ChannelCheckResult, type MembershipCheck } from '../referrals/exports.ts';
 import { isChannelMember } from '../tasks/exports.ts';
-import { integritySignalsJob, refreshIntegrity, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
-import { dailyResetJob, runDailyReset, type DailyResetResult } from './daily-reset.ts';
+import { integrityRulesOf, integritySignalsJob, integritySignalsJobName, type IntegrityRules, type IntegrityRunResult } from '../integrity/exports.ts';
+import { dailyResetJob, dailyResetResultOf, type DailyResetResult } from './daily-reset.ts';
 import { dailyPuzzlesJob, dailyRemindersJob } from '../daily/exports.ts';
 import { starsReconcileJob } from '../shop/exports.ts';
 
 /** The stats cache (§3): its counters' deltas folded in, once per `everyMs` window of the wall clock. */
+const statsRefreshName = 'stats-refresh';
+const channelChecksName = 'channel-checks';
+const ranksName = 'ranks';
+
 export const statsRefreshJob = (everyMs: number): Job<PublicStats> => ({
-  name: 'stats-refresh',
+  name: statsRefreshName,
   periodOf: (nowMs) => String(Math.floor(nowMs / everyMs)),
   checkEveryMs: Math.max(1, Math.floor(everyMs / 2)),
   run: ({ tx, nowMs }) => refreshStatsCache(tx, nowMs),
@@ -68,21 +76,60 @@ export interface DailyJobs {
 
 export interface JobsResult {
   dailyReset: DailyResetResult;
-  stats: PublicStats;
+  /** The stats cache folded now (absent: another process was folding it). */
+  stats?: PublicStats;
   channel?: ChannelCheckResult;
-  /** The marked balance changes applied to the ranked view (null: another process was applying). */
+  /** The marked balance changes applied to the ranked view (null: nothing marked, or another process was applying). */
   ranks: RankApply | null;
   integrity?: IntegrityRunResult;
+  /** Every job of the set by name: a scheduled job's outcome, a self-coordinated job's result. */
+  runs: Record<string, unknown>;
 }
 
-/** The jobs, now; `force` reruns the daily reset even if today's already ran (test cron). */
-export const runJobsOnce = async (db: Db, nowMs: number, opts: { force?: boolean; channel?: ChannelJob; integrity?: IntegrityRules } = {}): Promise<JobsResult> => ({
-  dailyReset: await runDailyReset(db, nowMs, opts),
-  stats: await refreshStatsCache(db, nowMs),
-  ...(opts.channel ? { channel: await runChannelChecks(db, opts.channel.isMember, nowMs, opts.channel.recheckMs) } : {}),
-  ranks: await applyPendingRanks(db, nowMs),
-  ...(opts.integrity ? { integrity: await refreshIntegrity(db, nowMs, opts.integrity) } : {}),
-});
+/** Every job one process runs: once per period across processes, and those that coordinate themselves. */
+export interface JobSet {
+  jobs: Job[];
+  selfCoordinated: SelfCoordinatedJob[];
+}
+
+/**
+ * The one list of background jobs, from the config: the scheduler starts it (runtime.ts) and the
+ * test cron runs it once (`runJobsOnce`). `realBot`: a bot runs on BOT_TOKEN (the Stars
+ * reconciliation asks its Bot API).
+ */
+export function backgroundJobs(config: Config, deps: { db: Db; realBot: boolean; redis?: RedisHandle | undefined }): JobSet {
+  return {
+    jobs: scheduledJobs({
+      statsRefreshMs: config.STATS_REFRESH_MS,
+      integrity: integrityRulesOf(config),
+      daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
+      ...(deps.realBot && config.BOT_TOKEN !== undefined ? { stars: config } : {}),
+    }),
+    selfCoordinated: selfCoordinatedJobs({ db: deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
+  };
+}
+
+/** Every job of `set`, now, one after the other; `force` reruns a scheduled job whose period already ran (test cron). */
+export async function runJobsOnce(db: Db, nowMs: number, set: JobSet, opts: { force?: boolean } = {}): Promise<JobsResult> {
+  const runs: Record<string, unknown> = {};
+  for (const job of set.jobs) runs[job.name] = await runJobIfDue(db, job, nowMs, opts);
+  for (const job of set.selfCoordinated) runs[job.name] = await job.run(db, nowMs);
+  const ran = <T>(name: string): T | undefined => {
+    const outcome = runs[name] as JobOutcome<T> | undefined;
+    return outcome?.ran === true ? outcome.result : undefined;
+  };
+  const stats = ran<PublicStats>(statsRefreshName);
+  const integrity = ran<IntegrityRunResult>(integritySignalsJobName);
+  const channel = runs[channelChecksName] as ChannelCheckResult | undefined;
+  return {
+    dailyReset: dailyResetResultOf(runs[dailyResetJob.name] as JobOutcome<Omit<DailyResetResult, 'ran'>>),
+    ...(stats !== undefined ? { stats } : {}),
+    ...(channel !== undefined ? { channel } : {}),
+    ranks: (runs[ranksName] as RanksTick | null | undefined)?.applied ?? null,
+    ...(integrity !== undefined ? { integrity } : {}),
+    runs,
+  };
+}
 
 export interface ChannelJob {
   isMember: MembershipCheck;
@@ -103,11 +150,12 @@ export const selfCoordinatedJobs = (opts: {
 }): SelfCoordinatedJob[] => {
   const channel = opts.channel;
   const ranksTick = ranksJob(opts.db, opts.redis);
+  // The channel checks first: a test cron's run then ranks the invite bonuses they released.
   return [
-    { name: 'ranks', everyMs: ranksCheckMs, run: (_db, nowMs) => ranksTick(nowMs) },
+    ...(channel ? [{ name: channelChecksName, everyMs: channel.everyMs, run: (db: Db, nowMs: number) => runChannelChecks(db, channel.isMember, nowMs, channel.recheckMs) }] : []),
+    { name: ranksName, everyMs: ranksCheckMs, run: (_db, nowMs) => ranksTick(nowMs) },
     // The operator console's dashboard and cheat signals (docs/admin.md).
     { name: 'console-aggregates', everyMs: opts.statsRefreshMs, run: refreshConsoleAggregates },
-    ...(channel ? [{ name: 'channel-checks', everyMs: channel.everyMs, run: (db: Db, nowMs: number) => runChannelChecks(db, channel.isMember, nowMs, channel.recheckMs) }] : []),
   ];
 };
 

@@ -12,12 +12,10 @@ import type { Db } from '../core/db/db.ts';
 import { startJobs, type JobsHandle } from '../core/jobs/scheduler.ts';
 import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
-import { miniAppUrl, webhookSecret } from '../core/config/outside-config.ts';
-import { dailySecretOf } from '../core/config/daily-config.ts';
+import { webhookSecret } from '../core/config/outside-config.ts';
 import { allowedUpdates, startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
-import { channelJob, scheduledJobs, selfCoordinatedJobs } from './jobs.ts';
+import { backgroundJobs } from './jobs.ts';
 import { createGameBot } from './game-bot.ts';
-import { integrityRulesOf } from '../integrity/exports.ts';
 
 export interface BackgroundDeps {
   db: Db;
@@ -107,13 +105,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
     ? startJobs({
         db: deps.jobsDb ?? deps.db,
         clock: deps.clock,
-        jobs: scheduledJobs({
-          statsRefreshMs: config.STATS_REFRESH_MS,
-          integrity: integrityRulesOf(config),
-          daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
-          ...(deps.realBot && config.BOT_TOKEN !== undefined ? { stars: config } : {}),
-        }),
-        selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
+        ...backgroundJobs(config, { db: deps.jobsDb ?? deps.db, realBot: deps.realBot, redis: deps.redis }),
         log,
       })
     : null;

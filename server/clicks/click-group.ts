@@ -2,7 +2,8 @@ import { applyTaps } from '../../engine/clicks.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { CommitUnknown, isUnavailable, provenNotApplied } from '../core/db/errors.ts';
-import { isRetryable, transaction } from '../core/db/transaction.ts';
+import { retrying } from '../core/db/retry.ts';
+import { transaction } from '../core/db/transaction.ts';
 import { traced } from '../core/tracing.ts';
 import { settleInviteBonus } from '../players/exports.ts';
 import { movedSince, planGroup, splitPlan, type Entry, type GroupPlan, type TapRule } from './click-plan.ts';
@@ -130,12 +131,9 @@ const commit = async (ctx: GroupContext, plan: GroupPlan): Promise<void> => {
   await writePlain(ctx, rest);
 };
 
-/** Times the plain write runs at most: again after a deadlock or a dropped connection. */
-const writeAttempts = 3;
-
 /**
- * Writes `plan` by the one autocommitted statement. Run again as it is when PostgreSQL aborted it
- * (40P01, 40001) or the connection failed under it: safe, because a run after one that did commit
+ * Writes `plan` by the one autocommitted statement. Run again as it is, by the one retry policy
+ * (server/core/db/retry.ts), when PostgreSQL aborted it (40P01, 40001) or the connection failed under it: safe, because a run after one that did commit
  * finds its rows at other versions (or its batchIds stored) and refuses them, and the locked path
  * then reads what is stored and answers each batchId found there as a replay. Players the write
  * refused, or the whole plan when a batchId of it is already stored (click_batches' primary key
@@ -162,19 +160,22 @@ type PlainWrite = { versions: Map<number, string>; unsure: boolean } | { duplica
 
 const writeOrDuplicate = async (db: Db, plan: GroupPlan): Promise<PlainWrite> => {
   let unsure = false;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { versions: await traced('click group commit', () => writeGroup(db, plan, plan.nowMs), { 'money.click.batches': plan.results.length }), unsure };
-    } catch (err) {
-      const code = (err as { code?: unknown; table?: unknown } | null)?.code;
-      if (code === '23505' && (err as { table?: unknown }).table === 'click_batches') return { duplicate: true, unsure };
-      // Failed without PostgreSQL's ERROR once the statement left (a read timeout, a reset): it may have committed.
-      if (isUnavailable(err) && !provenNotApplied(err)) unsure = true;
-      // A batch without a batchId cannot be recognised once stored: after a write that may have
-      // committed, writing it again could count it twice, so its outcome stays unknown.
-      const unrecognisable = unsure && plan.batches.some((b) => b.batchId === null);
-      if (attempt >= writeAttempts || unrecognisable || !(isRetryable(err) || isUnavailable(err))) return { failed: unsure ? unknownOutcome(err) : err };
-    }
+  try {
+    const versions = await retrying(
+      () => traced('click group commit', () => writeGroup(db, plan, plan.nowMs), { 'money.click.batches': plan.results.length }),
+      (err) => {
+        // Failed without PostgreSQL's ERROR once the statement left (a read timeout, a reset): it may have committed.
+        if (isUnavailable(err) && !provenNotApplied(err)) unsure = true;
+        // A batch without a batchId cannot be recognised once stored: after a write that may have
+        // committed, writing it again could count it twice, so its outcome stays unknown.
+        return unsure && plan.batches.some((b) => b.batchId === null) ? 'stop' : 'go on';
+      },
+    );
+    return { versions, unsure };
+  } catch (err) {
+    const e = err as { code?: unknown; table?: unknown } | null;
+    if (e?.code === '23505' && e.table === 'click_batches') return { duplicate: true, unsure };
+    return { failed: unsure ? unknownOutcome(err) : err };
   }
 };
 

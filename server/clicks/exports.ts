@@ -1,2 +1,4 @@
-/** What the clicks feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+/** What the clicks feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
 export { pruneClickBatches } from './click-batcher.ts';
+export { createClicks } from './clicks.ts';
+export type { ClickBatch, Clicks } from './clicks.ts';

@@ -18,7 +18,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 export const metricsRegistry = new Registry();
 const registers = [metricsRegistry];
 
-// Latency buckets around the click path's decided p99 of 35 ms (docs/decisions/server.md).
+// Latency buckets around the click path's decided p99 of 35 ms (docs/decisions/clicks.md).
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.035, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Fastify's route pattern (`routeOptions.url`), never a path with ids; requests no route matched share one label. */

@@ -4,21 +4,13 @@
  * launch day is set once; each right guess is paid once (forecasts.prize_paid_at_ms), through
  * the ledger, with the referrer's 5 % share as for any MONEY claim. Settling again pays nothing more.
  */
+import type { ForecastSettlement } from '../../engine/admin-types.ts';
 import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
 import { creditMoney } from '../players/exports.ts';
-
-export interface SettlementResult {
-  launchDay: string;
-  settledAtMs: number;
-  /** Right guesses paid by this call. */
-  paid: number;
-  /** Right guesses paid in all. */
-  paidTotal: number;
-}
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 // Each batch is its own transaction, so a large settlement never holds one huge transaction.
@@ -45,7 +37,7 @@ const settledByOf = (actor: Actor): string => (actor.kind === 'console' ? `admin
  * commits with the payouts it reports and an action that fails leaves none; calling again with the
  * same day finishes what a failure left (idempotent).
  */
-export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unknown, nowMs: number): Promise<SettlementResult> => {
+export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unknown, nowMs: number): Promise<ForecastSettlement> => {
   const launchDay = parseLaunchDay(launchDayInput, nowMs);
   const setting = await transaction(db, async (tx) => {
     await tx.query(
@@ -59,7 +51,7 @@ export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unkno
 
   let paid = 0;
   for (;;) {
-    const done = await transaction(db, async (tx): Promise<SettlementResult | number> => {
+    const done = await transaction(db, async (tx): Promise<ForecastSettlement | number> => {
       const r = await tx.query<{ user_id: number }>(
         `UPDATE forecasts f SET prize_paid_at_ms = $2
           WHERE f.user_id IN (

@@ -447,8 +447,11 @@ export const runIntegritySignals = async (q: Queryable, nowMs: number, rules: In
 };
 
 /** The job, for the scheduler's table (server/background/jobs.ts). */
+/** The signals job's name in job_schedule. */
+export const integritySignalsJobName = 'integrity-signals';
+
 export const integritySignalsJob = (rules: IntegrityRules): Job<IntegrityRunResult> => ({
-  name: 'integrity-signals',
+  name: integritySignalsJobName,
   periodOf: (nowMs) => String(Math.floor(nowMs / rules.jobEveryMs)),
   checkEveryMs: Math.max(1_000, Math.floor(rules.jobEveryMs / 4)),
   run: ({ tx, nowMs }) => runIntegritySignals(tx, nowMs, rules),

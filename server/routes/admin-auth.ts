@@ -5,10 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AdminSession } from '../../engine/admin-types.ts';
-import { initDataSecret, verifyInitData } from '../players/init-data.ts';
-import { verifyLoginWidget } from '../console/login-widget.ts';
-import { recordAudit } from '../console/audit.ts';
-import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader } from '../console/sessions.ts';
+import { initDataSecret, verifyInitData } from '../players/exports.ts';
+import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, recordAudit, sessionCookieHeader, verifyLoginWidget } from '../console/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { emptyBody, obj } from './validation.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FrozenSet } from '../players/frozen-set.ts';
-import type { ServedRound } from '../airdrop/served-round.ts';
-import type { SessionDeps } from '../console/sessions.ts';
+import type { FrozenSet } from '../players/exports.ts';
+import type { ServedRound } from '../airdrop/exports.ts';
+import type { SessionDeps } from '../console/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';

@@ -8,8 +8,8 @@ import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
 import { dailySecretOf } from '../core/config/daily-config.ts';
 import { refuse } from '../core/errors.ts';
-import { adminOf } from '../console/sessions.ts';
-import { dailyMaxDaysListed, listDailyDays, setDailyPuzzle } from '../daily/console.ts';
+import { adminOf } from '../console/exports.ts';
+import { dailyMaxDaysListed, listDailyDays, setDailyPuzzle } from '../daily/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import { int, obj } from './validation.ts';
 

@@ -5,14 +5,12 @@
  * Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, recentBroadcasts } from '../console/admin-broadcasts.ts';
-import { readDashboard } from '../console/dashboard.ts';
-import { adminOf } from '../console/sessions.ts';
-import { parseBroadcast } from '../bot/broadcast-payload.ts';
-import { latestBuiltRound, type RoundParams } from '../airdrop/snapshot.ts';
+import { adminBroadcast, adminOf, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
+import { parseBroadcast } from '../bot/exports.ts';
+import type { RoundParams } from '../../engine/admin-types.ts';
+import { latestBuiltRound, takeAirdropSnapshot, withRootInt } from '../airdrop/exports.ts';
 import { excludedMoneySchema } from './airdrop.ts';
-import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
-import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
+import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import { broadcastBody, launchDayBody } from './operator.ts';
 import { int, obj, rowId } from './validation.ts';

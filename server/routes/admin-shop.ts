@@ -4,7 +4,7 @@
  * flags, and refunds. Each action writes its own audit row. Registered inside the guarded console scope.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminOf } from '../console/sessions.ts';
+import { adminOf } from '../console/exports.ts';
 import { listItems, listOrders, reconciliationFlags, refundOrder, refundUnmatchedPayment, revenueByDay, unmatchedPayments, updateShopItem, type ItemEdit } from '../shop/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import { bigintCursor, int, obj, rowId, telegramUserId } from './validation.ts';

@@ -5,17 +5,14 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { adminIdsOf } from '../core/config/admin-config.ts';
-import { createTask, listAdminTasks, parseTaskInput, reorderTasks, updateTask } from '../console/admin-tasks.ts';
-import { listAudit } from '../console/audit.ts';
-import type { FrozenSet } from '../players/frozen-set.ts';
-import { adminOf, createAdminGuard } from '../console/sessions.ts';
-import { cheatSignals, playerDetail, playerLedger, playerReferrals, recentPlayers, searchPlayers, setFrozen } from '../console/players.ts';
+import { adminOf, cheatSignals, createAdminGuard, createTask, listAdminTasks, listAudit, parseTaskInput, playerDetail, playerLedger, playerReferrals, recentPlayers, reorderTasks, searchPlayers, setFrozen, updateTask } from '../console/exports.ts';
+import type { FrozenSet } from '../players/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';
-import type { ServedRound } from '../airdrop/served-round.ts';
+import type { ServedRound } from '../airdrop/exports.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminOpsRoutes } from './admin-ops.ts';
 import { adminShopRoutes } from './admin-shop.ts';

@@ -5,18 +5,11 @@
  * - the TEP-176 custom-payload API wallets fetch (no auth), rooted at `${apiPrefix}/jetton`:
  *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
  */
-import type { Address } from '@ton/core';
-import { Cell } from '@ton/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorKeyActor } from '../console/audit.ts';
-import { claimPayloadBoc } from '../airdrop/airdrop-boc.ts';
-import { addressKey, itemAt, pathTo } from '../airdrop/airdrop-tree.ts';
-import { jettonWalletOf } from '../airdrop/jetton-wallet.ts';
-import { parseTonAddress } from '../airdrop/ton-address.ts';
-import { excludedMoneyChoices, latestBuiltRound, roundSummary, type RoundParams } from '../airdrop/snapshot.ts';
-import { takeAirdropSnapshot, withRootInt } from '../airdrop/take-snapshot.ts';
+import { operatorKeyActor } from '../console/exports.ts';
+import { excludedMoneyChoices, type RoundParams } from '../../engine/admin-types.ts';
+import { claimFor, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps } from '../airdrop/exports.ts';
 import { refuse } from '../core/errors.ts';
-import { metrics } from '../core/metrics.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { integrityOperatorRoutes } from './integrity.ts';
@@ -50,22 +43,10 @@ const roundSchema = objectOf<RoundAnswer>()({
   created: 'boolean',
 });
 
-/** The jetton master and wallet code, when configured: the claim API then adds the jetton wallet and its state init. */
-const jettonOf = (c: RouteContext['config']): { master: Address; code: Cell } | null => {
-  if (!c.JETTON_MASTER_ADDRESS || !c.JETTON_WALLET_CODE) return null;
-  const master = parseTonAddress(c.JETTON_MASTER_ADDRESS, { workchains: [0, -1], friendly: true });
-  if (!master.ok) throw new Error(`JETTON_MASTER_ADDRESS ${master.message}`);
-  try {
-    return { master: master.address, code: Cell.fromBase64(c.JETTON_WALLET_CODE) };
-  } catch (cause) {
-    throw new Error('JETTON_WALLET_CODE must be a base64 BoC', { cause });
-  }
-};
-
 export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const jetton = jettonOf(ctx.config);
   // The served round and its dictionary (server/airdrop/served-round.ts), shared with the console.
   const served = ctx.airdrop;
+  const claims: ClaimDeps = { served, jetton: { master: ctx.config.JETTON_MASTER_ADDRESS, code: ctx.config.JETTON_WALLET_CODE } };
 
   const operator = operatorRoute(ctx);
   // GET /public/airdrop/flags: the integrity review's list (server/routes/integrity.ts).
@@ -111,10 +92,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
   app.get(
     '/jetton/state',
     { schema: { summary: 'TEP-176 /state: wallets in the served round and the jetton master', tags: ['airdrop', 'public'] } },
-    async () => {
-      const round = await latestBuiltRound(ctx.db);
-      return { total_wallets: round?.wallets ?? 0, master_address: jetton?.master.toRawString() ?? null, round: round?.round ?? null, merkle_root: round?.merkleRoot ?? null };
-    },
+    async () => jettonState(claims),
   );
 
   app.get<{ Params: { address: string } }>(
@@ -126,32 +104,6 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
         params: obj({ address: { type: 'string', minLength: 1, maxLength: 100 } }, ['address']),
       },
     },
-    async (request) => {
-      const startedMs = performance.now();
-      const parsed = parseTonAddress(request.params.address, { workchains: [0, -1], friendly: true });
-      if (!parsed.ok) throw refuse('notATonAddress', { field: 'address' });
-      const owner = parsed.address;
-      const round = await served.round();
-      if (round === null) throw refuse('noAirdropSnapshot', { field: 'address' });
-      // While the dictionary loads this refuses airdropLoading, which the edge answers with Retry-After.
-      const tree = served.treeOf(round.round);
-      const found = pathTo(tree, addressKey(owner));
-      if (found === null) throw refuse('notInAirdrop', { field: 'address', values: { address: owner.toRawString() } });
-      const item = itemAt(tree, found);
-      const answer: Record<string, unknown> = {
-        owner: owner.toRawString(),
-        custom_payload: claimPayloadBoc(tree, found).toString('base64'),
-        compressed_info: { amount: item.amount.toString(), start_from: String(item.startFrom), expired_at: String(item.expireAt) },
-      };
-      if (jetton !== null) {
-        // The reference master's wallet for this owner and round: its salt puts it in the owner's shard.
-        const wallet = jettonWalletOf(owner, jetton.master, jetton.code, BigInt(`0x${round.merkleRoot!}`));
-        answer.jetton_wallet = wallet.address.toRawString();
-        answer.state_init = wallet.stateInit.toBoc().toString('base64');
-      }
-      metrics.airdrop.proofsServed.inc();
-      metrics.airdrop.proofSeconds.observe((performance.now() - startedMs) / 1_000);
-      return answer;
-    },
+    async (request) => claimFor(claims, request.params.address),
   );
 };

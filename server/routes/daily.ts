@@ -1,11 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { guessCipher } from '../daily/cipher.ts';
-import { setReminders } from '../daily/reminders.ts';
-import { claimStreak } from '../daily/streak.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { statusOf } from '../players/users.ts';
+import { claimStreak, guessCipher, setReminders } from '../daily/exports.ts';
+import { playerOf, statusOf } from '../players/exports.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { errorResponses, errorSchema, objectOf, playerRoute, userStatusSchema } from './schemas.ts';

@@ -7,9 +7,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
-import { adminOf } from '../console/sessions.ts';
-import { decideAppeal, decideReview, noteMaxLength } from '../integrity/decisions.ts';
-import { flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, openReviews } from '../integrity/flags.ts';
+import { adminOf } from '../console/exports.ts';
+import { decideAppeal, decideReview, flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, noteMaxLength, openReviews } from '../integrity/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import type { RouteContext } from './route-context.ts';
 import { errorResponses, operatorRoute } from './schemas.ts';

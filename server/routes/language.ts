@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { LanguagePayload } from '../../engine/api-types.ts';
 import { isLocale, locales } from '../../engine/i18n/locales.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { setLanguage, statusOf } from '../players/users.ts';
+import { playerOf, setLanguage, statusOf } from '../players/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';

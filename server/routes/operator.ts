@@ -6,8 +6,8 @@
  * (schemas.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorKeyActor } from '../console/audit.ts';
-import { forecastSettlement, settleForecast } from '../forecast/forecast.ts';
+import { operatorKeyActor } from '../console/exports.ts';
+import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
 import type { RouteContext } from './route-context.ts';
 import { operatorRoute } from './schemas.ts';
 import { noQuery, obj } from './validation.ts';

@@ -3,13 +3,11 @@
  * GET /public/adsgram/reward?userid=&key=. See server/tasks/ads-rewards.ts for the dedupe rule.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { playerOf } from '../players/authenticate.ts';
-import { loadTask } from '../tasks/tasks.ts';
+import { playerOf } from '../players/exports.ts';
+import { claimWithToken, decodeEncryptData, loadAdsTask, loadTask, readAdsToken, rewardFromCallback, startAdWatch } from '../tasks/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from '../tasks/ads-rewards.ts';
-import { decodeEncryptData, readAdsToken } from '../tasks/ads-token.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import { playerSecurity } from './schemas.ts';
 

@@ -5,9 +5,8 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
-import { createGameBot } from '../background/game-bot.ts';
-import { parseBroadcast } from '../bot/broadcast-payload.ts';
-import { broadcastProgress, enqueueBroadcast, type BroadcastProgress } from '../bot/broadcast-store.ts';
+import { createGameBot } from '../background/exports.ts';
+import { broadcastProgress, enqueueBroadcast, parseBroadcast, type BroadcastProgress } from '../bot/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { webhookSecret } from '../core/config/outside-config.ts';

@@ -3,13 +3,14 @@
  * ENABLE_TEST_CRON is on; otherwise it is a 404 like any unknown path.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { channelJob, runJobsOnce } from '../background/jobs.ts';
-import { integrityRulesOf } from '../integrity/rules.ts';
+import { backgroundJobs, runJobsOnce } from '../background/exports.ts';
 import type { RouteContext } from './route-context.ts';
 
 export const jobRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   if (!ctx.config.ENABLE_TEST_CRON) return;
+  // The scheduler's own list (server/background/jobs.ts), so the test cron runs what production runs.
+  const jobs = backgroundJobs(ctx.config, { db: ctx.db, realBot: ctx.realBot, redis: ctx.redis });
   app.get('/public/test-cron', { schema: { summary: 'Runs the daily reset, the stats refresh and the channel membership checks once (test only)', tags: ['public'] } }, async () =>
-    runJobsOnce(ctx.db, ctx.clock.now(), { force: true, channel: channelJob(ctx.config), integrity: integrityRulesOf(ctx.config) }),
+    runJobsOnce(ctx.db, ctx.clock.now(), jobs, { force: true }),
   );
 };

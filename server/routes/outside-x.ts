@@ -4,11 +4,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { SocialConnect } from '../../engine/api-types.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { loadUser, statusOf } from '../players/users.ts';
+import { loadUser, playerOf, statusOf } from '../players/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
-import { beginXLogin, completeXLogin } from '../x-account/x-connect.ts';
+import { beginXLogin, completeXLogin } from '../x-account/exports.ts';
 import { objectOf, playerSecurity } from './schemas.ts';
 
 const socialConnectSchema = objectOf<SocialConnect>()(

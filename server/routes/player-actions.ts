@@ -1,11 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
 import { boostKeys, economy } from '../../engine/economy.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { ClickBatcher } from '../clicks/click-batcher.ts';
-import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/player-actions.ts';
-import { statusOf } from '../players/users.ts';
-import { DeviceSightings } from '../integrity/devices.ts';
+import { playerOf, statusOf } from '../players/exports.ts';
+import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/exports.ts';
 import { deviceIdHeader, deviceIdPattern } from '../../engine/airdrop-review.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
@@ -15,9 +12,6 @@ import { errorResponses, objectOf, playerSecurity as security, userStatusSchema 
 
 /** The clicker: taps, passive claims, purchases, one-off rewards and the forecast. */
 export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
-  const batcher = new ClickBatcher(ctx.db, ctx.clock);
-  // Which device each player's batches come from, for the integrity review (server/integrity/devices.ts).
-  const devices = new DeviceSightings(ctx.db, (err) => app.log.warn({ err }, 'device sighting not recorded'));
   const auth = { onRequest: ctx.authenticate };
   const statusAnswer = { 200: userStatusSchema, ...errorResponses };
 
@@ -50,10 +44,8 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
     },
     async (request): Promise<ClickResult> => {
       const { click, batchId, firstTapMs } = request.body;
-      const id = playerOf(request).id;
-      const a = await batcher.submit(id, click, batchId ?? null, firstTapMs ?? null);
-      // The mini-app always sends its device id and a batch id: a batch without either is recorded as ''.
-      await devices.sighted(id, batchId === undefined ? '' : (request.headers[deviceIdHeader] ?? ''), a.nowMs);
+      const deviceId = request.headers[deviceIdHeader] ?? null;
+      const a = await ctx.clicks.submit({ userId: playerOf(request).id, click, batchId: batchId ?? null, firstTapMs: firstTapMs ?? null, deviceId });
       return { batchId: batchId ?? null, accepted: a.accepted, status: statusOf(a.row, a.nowMs) };
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PublicStats } from '../../engine/api-types.ts';
 import type { Db } from '../core/db/db.ts';
-import { readStatsCache, refreshStatsCache } from '../leaderboard/stats-cache.ts';
+import { readStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
 import type { RouteContext } from './route-context.ts';
 import { objectOf } from './schemas.ts';
 

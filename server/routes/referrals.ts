@@ -1,13 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/api-types.ts';
 import { economy } from '../../engine/economy.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { leaderboardFromView } from '../leaderboard/leaderboard.ts';
-import { leaderboardFromRedis } from '../leaderboard/redis-ranks.ts';
-import { prepareInvite } from '../referrals/prepared-invite.ts';
-import { refLinkOf } from '../referrals/ref-link.ts';
-import { listFriends, maxPageSize, registerReferral } from '../referrals/referrals.ts';
-import { loadUser, statusOf } from '../players/users.ts';
+import { loadUser, playerOf, statusOf } from '../players/exports.ts';
+import { leaderboardFromRedis, leaderboardFromView } from '../leaderboard/exports.ts';
+import { listFriends, maxPageSize, prepareInvite, refLinkOf, registerReferral } from '../referrals/exports.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { decimalSchema, errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';

@@ -1,11 +1,12 @@
-import type { Authenticate } from '../players/authenticate.ts';
+import type { Authenticate } from '../players/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
-import type { OutsideServices } from '../tasks/task-evidence.ts';
-import type { ServedRound } from '../airdrop/served-round.ts';
+import type { OutsideServices } from '../tasks/exports.ts';
+import type { ServedRound } from '../airdrop/exports.ts';
 import type { PuzzleSource } from '../daily/exports.ts';
+import type { Clicks } from '../clicks/exports.ts';
 
 /**
  * What every route plugin gets as its options (registered under apiPrefix). Authenticated routes
@@ -25,4 +26,8 @@ export interface RouteContext {
   airdrop: ServedRound;
   /** Today's combo and cipher word, drawn from the daily secret when unset (one per app, docs/rules.md §15). */
   puzzles: PuzzleSource;
+  /** A bot runs on BOT_TOKEN (not the development token): the background jobs then include the Stars reconciliation. */
+  realBot: boolean;
+  /** POST /click's queue and device sightings (one per app, server/clicks/clicks.ts). */
+  clicks: Clicks;
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { orderStates, shopEffects, type ShopItemView, type ShopOrderState, type ShopOrderView, type ShopView } from '../../engine/shop.ts';
-import { playerOf } from '../players/authenticate.ts';
+import { playerOf } from '../players/exports.ts';
 import { createOrder, orderOf, shopFor } from '../shop/exports.ts';
 import { obj, rowId } from './validation.ts';
 import type { RouteContext } from './route-context.ts';

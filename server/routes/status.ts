@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { playerOf } from '../players/authenticate.ts';
-import { loadUser, statusOf } from '../players/users.ts';
-import { createActivityNoter } from '../daily/reminders.ts';
+import { loadUser, playerOf, statusOf } from '../players/exports.ts';
+import { createActivityNoter } from '../daily/exports.ts';
 import type { RouteContext } from './route-context.ts';
 import { playerSecurity, userStatusSchema } from './schemas.ts';
 

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
 import { messages } from '../../engine/messages.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from '../tasks/task-claims.ts';
-import { listTasks, loadTask, taskTypeValues } from '../tasks/tasks.ts';
-import { statusOf } from '../players/users.ts';
+import { playerOf, statusOf } from '../players/exports.ts';
+import { channelBoostsOf, claimTask, listTasks, loadTask, recordChannelBoosts, taskTypeValues, verifyOutside } from '../tasks/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';

@@ -5,10 +5,8 @@
 import { Address } from '@ton/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
-import { playerOf } from '../players/authenticate.ts';
-import { allocationOf } from '../airdrop/snapshot.ts';
-import { verifyTonProof } from '../airdrop/ton-proof.ts';
-import { linkedWallet, linkWallet, issueTonProofPayload, unlinkWallet } from '../airdrop/wallet-links.ts';
+import { playerOf } from '../players/exports.ts';
+import { allocationOf, issueTonProofPayload, linkedWallet, linkWallet, unlinkWallet, verifyTonProof } from '../airdrop/exports.ts';
 import { obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
 import { publicUrl } from '../core/config/outside-config.ts';

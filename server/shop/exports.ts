@@ -1,4 +1,4 @@
-/** What the shop feature offers the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+/** What the shop feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
 export { shopFor, updateShopItem, listItems } from './catalog.ts';
 export type { ItemEdit, ShopItem } from './catalog.ts';
 export { approveCheckout, createOrder, creditPayment, orderOf } from './orders.ts';

@@ -1,6 +1,6 @@
 /**
  * Screenshots of the airdrop's integrity review (docs/airdrop.md "Integrity review") into
- * docs/screenshots/: the Wallet screen of a player under review (English) and of one left out
+ * the ignored tests/screenshots/out/ (SHOTS_DIR elsewhere; README commits at most 16 in docs/screenshots/): the Wallet screen of a player under review (English) and of one left out
  * (Persian, right to left) at 375×812, the site's /airdrop page and the console's Review page at
  * 375 and 1280. The built client is served on 127.0.0.1 (tests/screenshots/serve.ts) and driven
  * with Debian's Chromium; the player API is the fake of tests/browser/mini-app/fake-api.ts, the
@@ -21,7 +21,7 @@ import { launchHash, routeApi, serve } from './serve.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(root, 'node_modules/.cache/money-integrity-shots');
-const shotsDir = process.env.SHOTS_DIR ?? join(root, 'docs/screenshots');
+const shotsDir = process.env.SHOTS_DIR ?? join(root, 'tests/screenshots/out');
 
 const flags: AirdropFlagRow[] = [
   {

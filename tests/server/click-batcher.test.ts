@@ -169,7 +169,8 @@ describe.each(backends)('click groups (%s)', (backend) => {
     await vi.waitFor(() => expect(held).toBe(true));
     const statements = seen.length;
     const waiting = [1, 2].map((k) => batcher.submit(ids[k]!, 1, `ov${k}`));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The batcher decides on the event loop's next turn (setImmediate): two turns later it has.
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
     // Two wait, fewer than overlapMin: no second group has read or written anything.
     expect(seen.length).toBe(statements);
     waiting.push(batcher.submit(ids[3]!, 1, 'ov3'));

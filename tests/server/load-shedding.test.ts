@@ -127,9 +127,12 @@ describe.each(backends)('load shedding in the real app (%s)', (backend) => {
     const before = await count();
     const held = send(base, 'POST', `${apiPrefix}/click`, { headers: authFor(7_100_000_010), body: clickBody('held-2'), hold: true });
     await untilHeld(base);
-    // The samples have counted the shed reads so far: the wait's own refusals are in `settled`.
-    await new Promise((r) => setTimeout(r, 250));
-    const settled = await count();
+    // The wait ends on its one refusal: once a sample has counted it, it is in `settled`.
+    let settled = await count();
+    while (settled === before) {
+      await new Promise((r) => setTimeout(r, 50));
+      settled = await count();
+    }
     expect(settled).toBeGreaterThan(before);
     expect((await send(base, 'GET', `${apiPrefix}/status`, { headers: authFor(7_100_000_011) }).answer).status).toBe(503);
     held.release();

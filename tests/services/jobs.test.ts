@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { money } from '../../engine/money.ts';
 import { runDailyReset } from '../../server/background/daily-reset.ts';
+import { startBackground } from '../../server/background/runtime.ts';
+import { metrics } from '../../server/core/metrics.ts';
 import { readStatsCache } from '../../server/leaderboard/stats-cache.ts';
 import { backends, openServicesHarness, openForSuite } from './harness.ts';
 
@@ -22,6 +24,17 @@ describe.each(backends)('scheduled jobs (%s)', (backend) => {
     expect(money(r.json().stats.totalEarn).eq(sums.e)).toBe(true);
     const cached = await readStatsCache(h.db);
     expect(cached).toMatchObject({ totalClick: sums.c, totalPaticipant: sums.n, refreshedAtMs: h.clock.now() });
+  });
+
+  it("GET /public/test-cron runs exactly the jobs the scheduler starts", async () => {
+    // What the scheduler starts, as the jobs' metrics name them (each started job sets its check interval).
+    const background = await startBackground({ db: h.db, config: h.config, clock: h.clock, realBot: false, log: () => {} });
+    await background.stop();
+    const started = (await metrics.jobs.checkInterval.get()).values.map((v) => String(v.labels.name)).sort();
+    const r = await h.call('GET', '/public/test-cron', null);
+    expect(r.statusCode).toBe(200);
+    expect(Object.keys(r.json().runs).sort()).toEqual(started);
+    expect(started).toEqual(expect.arrayContaining(['console-aggregates', 'daily-puzzles', 'daily-reminders', 'daily-reset', 'ranks', 'stats-reconcile', 'stats-refresh']));
   });
 
   it('the daily reset clears finished days: the ads count starts again at 0', async () => {

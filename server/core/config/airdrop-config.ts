@@ -1,10 +1,33 @@
 /**
  * Config of the TON wallet link and the airdrop (docs/airdrop.md), spread into the server's one
- * schema in config.ts. Empty defaults keep the app starting without them.
+ * schema in config.ts. Empty defaults keep the app starting without them. The jetton's master and
+ * wallet code are parsed here, so a wrong one is in the list of problems at start.
  */
+import { Cell, type Address } from '@ton/core';
 import { z } from 'zod';
+import { parseTonAddress } from '../ton-address.ts';
 
 const text = z.string().trim().default('');
+
+/** Empty = not set (undefined); otherwise the master's address, in any form parseTonAddress takes. */
+const jettonMaster = text.transform((v, ctx): Address | undefined => {
+  if (v === '') return undefined;
+  const parsed = parseTonAddress(v, { workchains: [0, -1], friendly: true });
+  if (parsed.ok) return parsed.address;
+  ctx.addIssue({ code: 'custom', message: parsed.message });
+  return z.NEVER;
+});
+
+/** Empty = not set (undefined); otherwise the code cell, from a base64 BoC. */
+const jettonWalletCode = text.transform((v, ctx): Cell | undefined => {
+  if (v === '') return undefined;
+  try {
+    return Cell.fromBase64(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a base64 BoC' });
+    return z.NEVER;
+  }
+});
 
 export const airdropConfigShape = {
   /** The domain a ton_proof must name; empty = the host of PUBLIC_URL (the TON Connect manifest's url). */
@@ -12,7 +35,7 @@ export const airdropConfigShape = {
   /** How long a ton_proof payload and its signed timestamp stay valid, in seconds. */
   TON_PROOF_TTL_S: z.coerce.number().int().min(60).max(3_600).default(900),
   /** The mintless jetton master (any address form); with JETTON_WALLET_CODE, the claim API adds the jetton wallet. */
-  JETTON_MASTER_ADDRESS: text,
+  JETTON_MASTER_ADDRESS: jettonMaster,
   /** The jetton wallet code as a base64 BoC, as the master holds it (a library cell too); the salt is per owner (jetton-wallet.ts). */
-  JETTON_WALLET_CODE: text,
+  JETTON_WALLET_CODE: jettonWalletCode,
 };

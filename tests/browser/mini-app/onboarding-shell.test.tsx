@@ -160,7 +160,8 @@ describe('shell', () => {
       history.replaceState(null, '', `?tgWebAppStartParam=${param}`);
       const { state } = await mountApp('/');
       await findText('satoshi_fan');
-      await new Promise((r) => setTimeout(r, 100));
+      // The status has loaded (its name is shown): act() runs the effects it started, the referral's among them.
+      await act(async () => {});
       expect(state.calls.some((c) => c.path === '/referral')).toBe(false);
     }
     history.replaceState(null, '', location.pathname);
