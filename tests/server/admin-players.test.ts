@@ -137,4 +137,31 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     expect(actions).toEqual(expect.arrayContaining(['task.create', 'task.update', 'task.reorder', 'task.disable']));
     expect((await h.admin('PUT', '/tasks/99999', h.session, { body: form })).statusCode).toBe(404);
   });
+
+  it('keeps a task title per language: English required, the others optional; bad ones named and nothing changes', async () => {
+    const form = { type: 'SOCIAL', handleType: null, title: 'Follow us', image: 'task-x', desc: '', link: 'https://x.com/m', reward: '10' };
+    const created = (await h.admin('POST', '/tasks', h.session, { body: { ...form, titles: { fa: ' ما را دنبال کنید ', ru: '', es: 'Síguenos' } } })).json<AdminTask>();
+    // A blank title is dropped: that language shows the English one.
+    expect(created.titles).toEqual({ fa: 'ما را دنبال کنید', es: 'Síguenos' });
+    const player = h.newUserId();
+    const listed = async () => (await h.call('GET', '/tasks', player, { query: { type: 'SOCIAL' } })).json<Task[]>().find((t) => t.id === created.id);
+    expect(await listed()).toMatchObject({ title: 'Follow us', titles: { fa: 'ما را دنبال کنید', es: 'Síguenos' } });
+
+    const { id: _id, sortOrder: _sortOrder, ...edit } = created;
+    for (const [titles, field] of [
+      [{ de: 'Folge uns' }, 'titles'],
+      [{ en: 'Follow us' }, 'titles'],
+      [{ fa: 'x'.repeat(101) }, 'titles.fa'],
+    ] as const) {
+      const refused = await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles } });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'taskFormInvalid', field });
+    }
+    const wrongType = await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles: { fa: 3 } } });
+    expect(wrongType.statusCode).toBe(400);
+    expect(await listed()).toMatchObject({ titles: { fa: 'ما را دنبال کنید', es: 'Síguenos' } });
+    // An edit replaces the titles: the console sends the whole form.
+    await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles: { fa: 'دنبال کنید' } } });
+    expect((await listed())?.titles).toEqual({ fa: 'دنبال کنید' });
+  });
 });
