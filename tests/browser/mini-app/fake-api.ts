@@ -309,6 +309,9 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json({ ok: true });
     case 'GET /wallet':
       return json(state.wallet);
+    // The ton_proof payload the wallet signs (the server's is a random 32 bytes, hex).
+    case 'POST /wallet/ton-proof-payload':
+      return json({ payload: 'ab'.repeat(32) });
     case 'POST /wallet/unlink':
       state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
       return json(state.wallet);
