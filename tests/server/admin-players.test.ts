@@ -34,6 +34,27 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     expect((await h.admin('GET', '/players/999', h.session)).statusCode).toBe(404);
   });
 
+  it("shows a player's last activity: a tap or a claim after the day's first visit moves it", async () => {
+    const id = h.newUserId();
+    const st = await status(id);
+    const seen = async () => {
+      const detail = (await h.admin('GET', `/players/${id}`, h.session)).json<PlayerDetail>();
+      const found = (await h.admin('GET', `/players?q=${st.refcode}`, h.session)).json<{ items: PlayerSummary[] }>().items[0];
+      expect(found?.lastActiveMs).toBe(detail.lastActiveMs);
+      return detail.lastActiveMs;
+    };
+    const joined = await seen();
+    expect(joined).toBe(h.clock.now());
+    h.clock.advance(10 * 60_000);
+    expect((await h.call('POST', '/click', id, { body: { click: 3, batchId: 'la1' } })).statusCode).toBe(200);
+    const lastTap = Number((await h.admin('GET', `/players/${id}/ledger`, h.session)).json<Page<LedgerEntry>>().items[0]!.createdAtMs);
+    expect(lastTap).toBe(joined! + 10 * 60_000);
+    expect(await seen()).toBe(lastTap);
+    h.clock.advance(20 * 60_000);
+    expect((await h.call('POST', '/claim', id)).statusCode).toBe(200);
+    expect(await seen()).toBe(h.clock.now());
+  });
+
   it('lists the newest players without a term (or with a blank one); the search matches a username\'s start only', async () => {
     const ids = [h.newUserId(), h.newUserId(), h.newUserId()];
     for (const id of ids) {
