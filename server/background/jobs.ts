@@ -63,7 +63,7 @@ export type StarsJob = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIME
 /** The daily loop's jobs (docs/rules.md §15): the day's draws, and the reminders every `everyMs`. */
 export interface DailyJobs {
   secret: Buffer;
-  reminders: { everyMs: number; batch: number; miniAppUrl: string };
+  reminders: { everyMs: number; batch: number; miniAppUrl: string; awayMs: number };
 }
 
 export interface JobsResult {

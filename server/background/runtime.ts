@@ -110,7 +110,7 @@ export const startBackground = async (deps: BackgroundDeps): Promise<Background>
         jobs: scheduledJobs({
           statsRefreshMs: config.STATS_REFRESH_MS,
           integrity: integrityRulesOf(config),
-          daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
+          daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config), awayMs: config.REMINDERS_AWAY_MS } },
           ...(deps.realBot && config.BOT_TOKEN !== undefined ? { stars: config } : {}),
         }),
         selfCoordinated: selfCoordinatedJobs({ db: deps.jobsDb ?? deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),
