@@ -214,7 +214,7 @@ const servicesOf = (state: FakeApiState): OutsideServices => ({
 });
 
 const rowOf = (t: Task): TaskRow => ({
-  id: t.id, type: t.type, handle_type: t.handleType, title: t.title, image: t.image, description: t.desc,
+  id: t.id, type: t.type, handle_type: t.handleType, title: t.title, titles: t.titles, image: t.image, description: t.desc,
   link: t.link, reward: t.reward, is_daily: t.isDaily, needs_captcha: t.needsCaptcha,
 });
 
