@@ -103,7 +103,7 @@ export const timeJobs = async (db: Db, players: number, redisUrl: string): Promi
          (SELECT DISTINCT $1::bigint + 1 + ((k::bigint * 2654435761 + $4::bigint) % $2::bigint) FROM generate_series(1, $3::int) AS k)`,
       [firstId, players, due, salt, now],
     );
-    const [ms] = await timedMs(() => db.transaction((tx) => runReminders(tx, { batch: remindersBatch, miniAppUrl: 'https://example.org/app' }, now)));
+    const [ms] = await timedMs(() => db.transaction((tx) => runReminders(tx, { batch: remindersBatch, miniAppUrl: 'https://example.org/app', awayMs: 3_600_000 }, now)));
     return ms;
   };
   const reminders1kMs = await reminderRun(1_000, 11);

@@ -96,7 +96,7 @@ export interface AuditEntry {
 }
 
 /** A task as the console edits it: every field of §3's Task that is not per player. */
-export type TaskInput = Pick<Task, 'type' | 'handleType' | 'title' | 'image' | 'desc' | 'link' | 'reward' | 'isDaily' | 'needsCaptcha'> & {
+export type TaskInput = Pick<Task, 'type' | 'handleType' | 'title' | 'titles' | 'image' | 'desc' | 'link' | 'reward' | 'isDaily' | 'needsCaptcha'> & {
   active: boolean;
 };
 

@@ -144,7 +144,10 @@ export interface Task {
   id: number;
   type: TaskType;
   handleType: TaskHandleType | null;
+  /** The English title, shown in any language the task has no title of its own in. */
   title: string;
+  /** The title in other languages, by locale (engine/i18n/locales.ts): only those the console set. */
+  titles: Record<string, string>;
   image: string;
   desc: string;
   /** A URL, or a numeric threshold for invite, ads and achievement tasks. */

@@ -109,6 +109,9 @@ const themeVariable: Record<string, string> = {
   destructive_text_color: '--tg-destructive',
 };
 
+/** Telegram's light or dark scheme now (it follows the theme's updates). */
+export const colorScheme = (): 'light' | 'dark' => (client().colorScheme === 'dark' ? 'dark' : 'light');
+
 /** Maps Telegram's theme params to CSS variables and the light/dark scheme onto <html data-theme>. */
 export const applyTheme = (root: HTMLElement = document.documentElement): void => {
   const params = (client().themeParams ?? {}) as unknown as Record<string, string | undefined>;
@@ -117,7 +120,7 @@ export const applyTheme = (root: HTMLElement = document.documentElement): void =
     if (value) root.style.setProperty(variable, value);
     else root.style.removeProperty(variable);
   }
-  root.dataset.theme = client().colorScheme === 'dark' ? 'dark' : 'light';
+  root.dataset.theme = colorScheme();
 };
 
 /**

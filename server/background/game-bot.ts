@@ -45,6 +45,6 @@ export const createGameBot = (deps: { db: Db; config: Config; clock: Clock }, to
     miniAppUrl: miniAppUrl(deps.config),
     admin: botAdminOf(deps.config),
     chosenLanguage: chosenLanguageOf(deps.db),
-    playerWrote: (userId) => noteBotReachable(deps.db, userId, deps.clock.now()),
+    playerWrote: (userId) => noteBotReachable(deps.db, userId, deps.clock.now(), deps.config.REMINDERS_AWAY_MS),
     payments: shopPayments(deps),
   });

@@ -71,7 +71,7 @@ export type StarsJob = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIME
 /** The daily loop's jobs (docs/rules.md §15): the day's draws, and the reminders every `everyMs`. */
 export interface DailyJobs {
   secret: Buffer;
-  reminders: { everyMs: number; batch: number; miniAppUrl: string };
+  reminders: { everyMs: number; batch: number; miniAppUrl: string; awayMs: number };
 }
 
 export interface JobsResult {
@@ -102,7 +102,7 @@ export function backgroundJobs(config: Config, deps: { db: Db; realBot: boolean;
     jobs: scheduledJobs({
       statsRefreshMs: config.STATS_REFRESH_MS,
       integrity: integrityRulesOf(config),
-      daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config) } },
+      daily: { secret: dailySecretOf(config), reminders: { everyMs: config.REMINDERS_CHECK_MS, batch: config.REMINDERS_BATCH, miniAppUrl: miniAppUrl(config), awayMs: config.REMINDERS_AWAY_MS } },
       ...(deps.realBot && config.BOT_TOKEN !== undefined ? { stars: config } : {}),
     }),
     selfCoordinated: selfCoordinatedJobs({ db: deps.db, statsRefreshMs: config.STATS_REFRESH_MS, channel: channelJob(config), ...(deps.redis !== undefined ? { redis: deps.redis } : {}) }),

@@ -40,7 +40,7 @@ export const claimPassive = (db: Db, userId: number, nowMs: number): Promise<{ c
  * UPDATE (… WHERE total_earn >= price AND level = current), so a concurrent spend cannot overdraw.
  * The daily loop notes it in the same transaction: a combo find (docs/rules.md §15.2), a reminder's moment (§15.4).
  */
-export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: BoostKey, nowMs: number): Promise<UserRow> =>
+export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: BoostKey, nowMs: number, reminderAwayMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     const { row } = await claimPassiveIn(tx, userId, nowMs);
     const owned = { fingerLevel: row.finger_level, energyLevel: row.energy_level, passiveEarnLevel: row.levels };
@@ -71,7 +71,7 @@ export const buyLevel = (db: Db, puzzles: PuzzleSource, userId: number, key: Boo
     }
     if (r.rowCount !== 1) throw refuse('upgradeNotApplied', { field: 'levelKey' });
     await appendLedger(tx, [{ userId, currency: 'DOLLAR', amount: `-${price}`, kind: 'purchase', reference: `level:${key}:${level + 1}` }], nowMs);
-    await noteUpgrade(tx, puzzles, userId, key, nowMs);
+    await noteUpgrade(tx, puzzles, userId, key, nowMs, reminderAwayMs);
     return loadUser(tx, userId);
   });
 

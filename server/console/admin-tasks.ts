@@ -7,6 +7,7 @@
 import type { TaskRow } from '../tasks/exports.ts';
 import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
 import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
+import { locales } from '../../engine/i18n/locales.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
@@ -33,6 +34,30 @@ const isUrl = (s: string) => {
   }
 };
 
+const titleMaxChars = 100;
+/** The languages a task may have a title of its own in: English is `title`, which the others fall back to. */
+const otherLocales: readonly string[] = locales.filter((l) => l !== 'en');
+
+/**
+ * A task's titles in other languages (docs/admin.md "Tasks"): each optional, a blank one dropped
+ * (that language shows the English title); an unknown language or a long title is named by its field.
+ */
+const parseTitles = (raw: unknown, errors: Record<string, string>): Record<string, string> => {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    errors.titles = `must be an object of titles by language (${otherLocales.join(', ')})`;
+    return {};
+  }
+  const titles: Record<string, string> = {};
+  for (const [locale, value] of Object.entries(raw)) {
+    if (!otherLocales.includes(locale)) errors.titles = `unknown language ${locale}: titles are for ${otherLocales.join(', ')} (English is the title)`;
+    else if (typeof value !== 'string') errors[`titles.${locale}`] = 'must be text';
+    else if (value.trim().length > titleMaxChars) errors[`titles.${locale}`] = `must be at most ${titleMaxChars} characters`;
+    else if (value.trim() !== '') titles[locale] = value.trim();
+  }
+  return titles;
+};
+
 /** Checks a task form; refuses naming each bad field. */
 export const parseTaskInput = (raw: unknown): TaskInput => {
   const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
@@ -45,7 +70,8 @@ export const parseTaskInput = (raw: unknown): TaskInput => {
   if (type === 'EXCHANGE' && handleType !== 'CHECK_ONUS' && handleType !== 'CHECK_BINGX') errors.handleType = 'an EXCHANGE task needs CHECK_ONUS or CHECK_BINGX';
   if (type === 'INVITE' && handleType !== 'REF') errors.handleType = 'an INVITE task needs REF';
   const title = str('title') ?? '';
-  if (title === '' || title.length > 100) errors.title = 'must be 1–100 characters';
+  if (title === '' || title.length > titleMaxChars) errors.title = `must be 1–${titleMaxChars} characters`;
+  const titles = parseTitles(b.titles, errors);
   const image = str('image') ?? '';
   if (image !== '' && !/^[a-z0-9-]{1,64}$/.test(image) && !(image.startsWith('https://') && isUrl(image))) errors.image = 'must be an art name (task-x) or an https URL';
   const desc = str('desc') ?? '';
@@ -65,7 +91,7 @@ export const parseTaskInput = (raw: unknown): TaskInput => {
   const needsCaptcha = flag('needsCaptcha', false);
   const active = flag('active', true);
   if (Object.keys(errors).length > 0) throw formRefusal(errors);
-  return { type: type as TaskType, handleType: handleType as TaskHandleType | null, title, image, desc, link, reward: toWire(reward), isDaily, needsCaptcha, active };
+  return { type: type as TaskType, handleType: handleType as TaskHandleType | null, title, titles, image, desc, link, reward: toWire(reward), isDaily, needsCaptcha, active };
 };
 
 /** The tasks row as the console reads it: the players' columns, and what only the console edits. */
@@ -79,6 +105,7 @@ const taskOf = (r: Row): AdminTask => ({
   type: r.type,
   handleType: r.handle_type,
   title: r.title,
+  titles: r.titles,
   image: r.image,
   desc: r.description,
   link: r.link,
@@ -98,15 +125,15 @@ const loadForUpdate = async (q: Queryable, id: number): Promise<AdminTask> => {
   return taskOf(r.rows[0]);
 };
 
-const values = (t: TaskInput) => [t.type, t.handleType, t.title, t.image, t.desc, t.link, t.reward, t.isDaily, t.needsCaptcha, t.active];
+const values = (t: TaskInput) => [t.type, t.handleType, t.title, t.image, t.desc, t.link, t.reward, t.isDaily, t.needsCaptcha, t.active, JSON.stringify(t.titles)];
 
 export const createTask = (db: Db, adminId: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
   transaction(db, async (tx) => {
     // Tasks are few and created by hand: the next id and the last place are read under a table lock.
     await tx.query('LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE');
     const r = await tx.query<Row>(
-      `INSERT INTO tasks (id, type, handle_type, title, image, description, link, reward, is_daily, needs_captcha, active, sort_order, edited_at_ms)
-       SELECT COALESCE(max(id), 0) + 1, $1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, COALESCE(max(sort_order), 0) + 1, $11 FROM tasks
+      `INSERT INTO tasks (id, type, handle_type, title, image, description, link, reward, is_daily, needs_captcha, active, titles, sort_order, edited_at_ms)
+       SELECT COALESCE(max(id), 0) + 1, $1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11::jsonb, COALESCE(max(sort_order), 0) + 1, $12 FROM tasks
        RETURNING *`,
       [...values(input), nowMs],
     );
@@ -120,7 +147,7 @@ export const updateTask = (db: Db, adminId: number, id: number, input: TaskInput
     const before = await loadForUpdate(tx, id);
     const r = await tx.query<Row>(
       `UPDATE tasks SET type = $2, handle_type = $3, title = $4, image = $5, description = $6, link = $7, reward = $8::numeric,
-              is_daily = $9, needs_captcha = $10, active = $11, edited_at_ms = $12
+              is_daily = $9, needs_captcha = $10, active = $11, titles = $12::jsonb, edited_at_ms = $13
         WHERE id = $1 RETURNING *`,
       [id, ...values(input), nowMs],
     );

@@ -20,11 +20,24 @@ interface Row {
   invite_cnt: number;
   created_at_ms: number;
   last_active_ms: number | null;
+  last_claimed_ms: number | string;
+  energy_at_ms: number | string;
   frozen_at: Date | string | null;
   language_code: string | null;
 }
 
-const summaryColumns = 'id, refcode, tele_username, total_earn, total_money, total_click, invite_cnt, created_at_ms, last_active_ms, frozen_at, language_code';
+const summaryColumns =
+  'id, refcode, tele_username, total_earn, total_money, total_click, invite_cnt, created_at_ms, last_active_ms, last_claimed_ms, energy_at_ms, frozen_at, language_code';
+
+/**
+ * A player's last activity (docs/admin.md "Players"): the latest of the columns their own writes
+ * keep, so no request pays for it. The sign-in hook marks `last_active_ms` once a UTC day (the
+ * dashboard's active players), a tap moves the energy clock `energy_at_ms` (the click write, which
+ * stays heap-only: neither is indexed there), and the offline claim, every 90 s while the app is
+ * open, moves `last_claimed_ms`.
+ */
+const lastActiveOf = (r: Row): number | null =>
+  r.last_active_ms === null ? null : Math.max(Number(r.last_active_ms), Number(r.last_claimed_ms), Number(r.energy_at_ms));
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
@@ -37,7 +50,7 @@ const summaryOf = (r: Row): PlayerSummary => ({
   totalClick: Number(r.total_click),
   inviteCnt: r.invite_cnt,
   createdAtMs: Number(r.created_at_ms),
-  lastActiveMs: r.last_active_ms === null ? null : Number(r.last_active_ms),
+  lastActiveMs: lastActiveOf(r),
   frozenAt: iso(r.frozen_at),
   languageCode: r.language_code,
 });

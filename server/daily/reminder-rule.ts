@@ -4,7 +4,7 @@
  *
  * - Reasons, most urgent first: the streak is about to be lost (claimed yesterday, not today), the
  *   passive income has reached its 3-hour cap (§9), the energy is full.
- * - Only once the player has been away an hour; at most one reminder a UTC day; a state (energy
+ * - Only once the player has been away an hour (REMINDERS_AWAY_MS, `awayMs`); at most one reminder a UTC day; a state (energy
  *   full, income capped) is reminded once, not every day it lasts; a streak reminder leaves an hour
  *   before UTC midnight at the latest, or not at all.
  * - Never at night for the player: Telegram gives no time zone, so the player's day is the clock
@@ -57,10 +57,13 @@ interface Candidate {
   atMs: number;
 }
 
-/** Whether to remind now (and of what), or when to look again (null: nothing is coming). */
-export const decideReminder = (f: ReminderFacts, nowMs: number): ReminderDecision => {
+/**
+ * Whether to remind now (and of what), or when to look again (null: nothing is coming); `awayMs`
+ * is how long the player must have been away (an hour unless REMINDERS_AWAY_MS says otherwise).
+ */
+export const decideReminder = (f: ReminderFacts, nowMs: number, awayMs: number = economy.reminderAwayMs): ReminderDecision => {
   const today = utcDayOf(nowMs);
-  const earliest = Math.max(f.lastActiveMs + economy.reminderAwayMs, f.remindedDay >= today ? dayStartMs(f.remindedDay + 1) : 0);
+  const earliest = Math.max(f.lastActiveMs + awayMs, f.remindedDay >= today ? dayStartMs(f.remindedDay + 1) : 0);
   const candidates: Candidate[] = [];
   const add = (reason: ReminderReason, dueMs: number, deadlineMs: number) => {
     // Never before now: a moment that passed while the job was away is the next awake one from now.

@@ -65,18 +65,18 @@ export const factsOf = (p: PlayerRow): ReminderFacts => {
 };
 
 /** The next due moment of a player as they are now: null when reminders are off, blocked or nothing is coming. */
-const dueMomentOf = (p: PlayerRow, nowMs: number): number | null => {
+const dueMomentOf = (p: PlayerRow, nowMs: number, awayMs: number): number | null => {
   if (p.reminders_off || p.blocked_at_ms !== null) return null;
-  const d = decideReminder(factsOf(p), nowMs);
+  const d = decideReminder(factsOf(p), nowMs, awayMs);
   return 'send' in d ? nowMs : d.nextAtMs;
 };
 
 /** Moves a player's due moment to what they are now, in the caller's transaction (after a write that can make them due sooner). */
-export const rescheduleReminder = async (tx: Queryable, userId: number, nowMs: number): Promise<void> => {
+export const rescheduleReminder = async (tx: Queryable, userId: number, nowMs: number, awayMs: number): Promise<void> => {
   const r = await tx.query<PlayerRow>(`SELECT ${playerColumns} FROM users u JOIN daily_reminders r ON r.user_id = u.id WHERE u.id = $1 FOR UPDATE OF r`, [userId]);
   const p = r.rows[0];
   if (p === undefined) return;
-  await tx.query('UPDATE daily_reminders SET remind_at_ms = $2 WHERE user_id = $1', [userId, dueMomentOf(p, nowMs)]);
+  await tx.query('UPDATE daily_reminders SET remind_at_ms = $2 WHERE user_id = $1', [userId, dueMomentOf(p, nowMs, awayMs)]);
 };
 
 /**
@@ -86,7 +86,7 @@ export const rescheduleReminder = async (tx: Queryable, userId: number, nowMs: n
  * the real one then, on the fresh row. A process remembers the hour it counted for each player, so
  * the database is written at most once per player and hour.
  */
-export const createActivityNoter = (db: Db) => {
+export const createActivityNoter = (db: Db, awayMs: number) => {
   const noted = new BoundedMap<number, number>(200_000);
   return async (userId: number, nowMs: number): Promise<void> => {
     const hour = Math.floor(nowMs / hourMs);
@@ -102,18 +102,18 @@ export const createActivityNoter = (db: Db) => {
          remind_at_ms = CASE WHEN daily_reminders.blocked_at_ms IS NOT NULL OR (SELECT reminders_off FROM users WHERE id = $1) THEN NULL
                              ELSE LEAST(COALESCE(daily_reminders.remind_at_ms, $3::bigint), $3::bigint) END
        WHERE daily_reminders.seen_hour < $2`,
-      [userId, hour, nowMs + economy.reminderAwayMs, first, bucket + 1],
+      [userId, hour, nowMs + awayMs, first, bucket + 1],
     );
     noted.set(userId, hour);
   };
 };
 
 /** POST /daily/reminders: on or off. Off clears the due moment, so the job never reads the player. */
-export const setReminders = (db: Db, userId: number, on: boolean, nowMs: number): Promise<UserRow> =>
+export const setReminders = (db: Db, userId: number, on: boolean, nowMs: number, awayMs: number): Promise<UserRow> =>
   transaction(db, async (tx) => {
     await loadUser(tx, userId, true);
     await tx.query('UPDATE users SET reminders_off = $2 WHERE id = $1', [userId, !on]);
-    if (on) await rescheduleReminder(tx, userId, nowMs);
+    if (on) await rescheduleReminder(tx, userId, nowMs, awayMs);
     else await tx.query('UPDATE daily_reminders SET remind_at_ms = NULL WHERE user_id = $1', [userId]);
     return loadUser(tx, userId);
   });
@@ -143,12 +143,12 @@ const refusalToForget = async (q: Queryable, userId: number, lock: boolean): Pro
  * almost no player was ever refused: a plain read first, and only a player with something to forget
  * takes the row's lock (behind the reminders job's batch, if it holds it) and is read again under it.
  */
-export const noteBotReachable = async (db: Db, userId: number, nowMs: number): Promise<boolean> => {
+export const noteBotReachable = async (db: Db, userId: number, nowMs: number, awayMs: number): Promise<boolean> => {
   if (!(await refusalToForget(db, userId, false))) return false;
   return transaction(db, async (tx) => {
     if (!(await refusalToForget(tx, userId, true))) return false;
     await tx.query('UPDATE daily_reminders SET blocked_at_ms = NULL, last_broadcast_id = NULL WHERE user_id = $1', [userId]);
-    await rescheduleReminder(tx, userId, nowMs);
+    await rescheduleReminder(tx, userId, nowMs, awayMs);
     return true;
   });
 };
@@ -158,6 +158,8 @@ export interface ReminderJobOptions {
   batch: number;
   /** The mini-app's URL for the message's button (an https URL: Telegram opens web apps over https only). */
   miniAppUrl: string;
+  /** How long a player must have been away before a reminder (REMINDERS_AWAY_MS). */
+  awayMs: number;
 }
 
 export interface ReminderRunResult {
@@ -221,14 +223,14 @@ export const runReminders = async (tx: Queryable, opts: ReminderJobOptions, nowM
       continue;
     }
     if (state === 'queued') {
-      updates.push({ ...keep, remindAt: nowMs + economy.reminderAwayMs });
+      updates.push({ ...keep, remindAt: nowMs + opts.awayMs });
       continue;
     }
     if (p.reminders_off || p.blocked_at_ms !== null) {
       updates.push({ ...keep, remindAt: null });
       continue;
     }
-    const decision = decideReminder(factsOf(p), nowMs);
+    const decision = decideReminder(factsOf(p), nowMs, opts.awayMs);
     if (!('send' in decision)) {
       updates.push({ ...keep, remindAt: decision.nextAtMs });
       continue;
@@ -239,7 +241,7 @@ export const runReminders = async (tx: Queryable, opts: ReminderJobOptions, nowM
     group.ids.push(p.id);
     sends.set(key, group);
     // After this reminder, the next moment is decided as if it had been sent now.
-    const next = decideReminder({ ...factsOf(p), remindedDay: today, remindedAtMs: nowMs }, nowMs);
+    const next = decideReminder({ ...factsOf(p), remindedDay: today, remindedAtMs: nowMs }, nowMs, opts.awayMs);
     updates.push({ ...keep, remindedDay: today, remindedAt: nowMs, remindAt: 'send' in next ? null : next.nextAtMs, broadcastId: -1 });
   }
   const broadcastOf = new Map<number, number>();

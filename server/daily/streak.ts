@@ -12,7 +12,7 @@ import { countDaily } from './counts.ts';
 import { rescheduleReminder } from './reminders.ts';
 
 /** POST /daily/streak: today's calendar reward, once a day. */
-export const claimStreak = (db: Db, userId: number, nowMs: number): Promise<{ claimed: string; row: UserRow }> =>
+export const claimStreak = (db: Db, userId: number, nowMs: number, awayMs: number): Promise<{ claimed: string; row: UserRow }> =>
   transaction(db, async (tx) => {
     const row = await loadUser(tx, userId, true);
     const today = utcDayOf(nowMs);
@@ -24,6 +24,6 @@ export const claimStreak = (db: Db, userId: number, nowMs: number): Promise<{ cl
     const claimed = await creditMoney(tx, { userId, amount: streakRewardMoney(days), kind: 'daily-streak', reference: `streak:${isoDay(today)}`, nowMs });
     await countDaily(tx, today, userId, 'streak_claims');
     // Tomorrow this streak can be lost: the reminder's due moment may now be sooner (§15.4).
-    await rescheduleReminder(tx, userId, nowMs);
+    await rescheduleReminder(tx, userId, nowMs, awayMs);
     return { claimed, row: await loadUser(tx, userId) };
   });

@@ -9,9 +9,9 @@ import { noteComboUpgrade } from './combo.ts';
 import type { PuzzleSource } from './puzzles.ts';
 import { rescheduleReminder } from './reminders.ts';
 
-/** Returns the MONEY the combo paid ('0' when nothing). */
-export const noteUpgrade = async (tx: Queryable, puzzles: PuzzleSource, userId: number, key: number, nowMs: number): Promise<string> => {
+/** Returns the MONEY the combo paid ('0' when nothing); `reminderAwayMs` is REMINDERS_AWAY_MS. */
+export const noteUpgrade = async (tx: Queryable, puzzles: PuzzleSource, userId: number, key: number, nowMs: number, reminderAwayMs: number): Promise<string> => {
   const paid = await noteComboUpgrade(tx, puzzles, userId, key, nowMs);
-  if (key >= firstItemKey) await rescheduleReminder(tx, userId, nowMs);
+  if (key >= firstItemKey) await rescheduleReminder(tx, userId, nowMs, reminderAwayMs);
   return paid;
 };

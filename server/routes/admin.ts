@@ -28,6 +28,8 @@ const taskBody = obj({
   type: { type: 'string', maxLength: 32 },
   handleType: { type: ['string', 'null'], maxLength: 32 },
   title: { type: 'string', maxLength: 1_000 },
+  // By language; which languages and how long is parseTaskInput's (each bad one named).
+  titles: { type: 'object', maxProperties: 16, additionalProperties: { type: 'string', maxLength: 1_000 } },
   image: { type: 'string', maxLength: 2_048 },
   desc: { type: 'string', maxLength: 2_000 },
   link: { type: 'string', maxLength: 2_048 },

@@ -21,7 +21,7 @@ export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =>
     route('daily', "Claims today's streak reward, once a UTC day", { response: claimAnswer }),
     async (request): Promise<DailyClaimResult> => {
       const now = ctx.clock.now();
-      const { claimed, row } = await claimStreak(ctx.db, playerOf(request).id, now);
+      const { claimed, row } = await claimStreak(ctx.db, playerOf(request).id, now, ctx.config.REMINDERS_AWAY_MS);
       return { claimed, status: statusOf(row, now) };
     },
   );
@@ -54,7 +54,7 @@ export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =>
     }),
     async (request): Promise<UserStatus> => {
       const now = ctx.clock.now();
-      return statusOf(await setReminders(ctx.db, playerOf(request).id, request.body.on, now), now);
+      return statusOf(await setReminders(ctx.db, playerOf(request).id, request.body.on, now, ctx.config.REMINDERS_AWAY_MS), now);
     },
   );
 };

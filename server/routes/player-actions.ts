@@ -84,7 +84,7 @@ export const playerActionRoutes: FastifyPluginAsync<RouteContext> = async (app, 
       const key = request.body.levelKey;
       if (!isPurchasableKey(key)) throw refuse('unknownLevelKey', { field: 'levelKey' });
       const now = ctx.clock.now();
-      return statusOf(await buyLevel(ctx.db, ctx.puzzles, playerOf(request).id, key, now), now);
+      return statusOf(await buyLevel(ctx.db, ctx.puzzles, playerOf(request).id, key, now, ctx.config.REMINDERS_AWAY_MS), now);
     },
   );
 

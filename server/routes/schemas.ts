@@ -180,6 +180,7 @@ export const taskSchema = objectOf<Task>()({
   type: 'string',
   handleType: 'string?',
   title: 'string',
+  titles: recordOf('string', 'The title in other languages, by locale; a language without one shows `title` (English)'),
   image: 'string',
   desc: 'string',
   link: 'string',

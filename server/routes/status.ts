@@ -8,7 +8,7 @@ import { playerSecurity, userStatusSchema } from './schemas.ts';
 export const statusRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   // Opening the app counts in the player's active hours and keeps their reminder's moment (docs/rules.md
   // §15.4): at most one write per player and hour; a failure there never fails the status.
-  const noteActivity = createActivityNoter(ctx.db);
+  const noteActivity = createActivityNoter(ctx.db, ctx.config.REMINDERS_AWAY_MS);
   app.get(
     '/',
     {

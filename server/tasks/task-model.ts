@@ -17,6 +17,7 @@ export const taskFileSchema = z.object({
       type: z.enum(taskTypes),
       handleType: z.enum(handleTypes).nullable().default(null),
       title: z.string().min(1),
+      titles: z.record(z.string(), z.string()).default({}),
       image: z.string().default(''),
       desc: z.string().default(''),
       link: z.string().default(''),
@@ -33,6 +34,8 @@ export interface TaskRow {
   type: TaskType;
   handle_type: TaskHandleType | null;
   title: string;
+  /** The title in other languages (JSONB; PGlite and pg both give an object). */
+  titles: Record<string, string>;
   image: string;
   description: string;
   link: string;
@@ -52,6 +55,7 @@ export const rowOfSeed = (t: z.output<typeof taskFileSchema>['tasks'][number]): 
   type: t.type,
   handle_type: t.handleType,
   title: t.title,
+  titles: t.titles,
   image: t.image,
   description: t.desc,
   link: t.link,
@@ -77,6 +81,7 @@ export const taskView = (t: TaskRow, p: Progress): Task => ({
   type: t.type,
   handleType: t.handle_type,
   title: t.title,
+  titles: t.titles,
   image: t.image,
   desc: t.description,
   link: t.link,

@@ -13,9 +13,9 @@ export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> 
   const { tasks } = taskFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   if (tasks.length === 0) return 0;
   await db.query(
-    `INSERT INTO tasks (id, type, handle_type, title, image, description, link, reward, is_daily, needs_captcha, sort_order, active)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::bool[], $10::bool[], $11::int[], $12::bool[])
-     ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, handle_type = EXCLUDED.handle_type, title = EXCLUDED.title,
+    `INSERT INTO tasks (id, type, handle_type, title, image, description, link, reward, is_daily, needs_captcha, sort_order, active, titles)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::bool[], $10::bool[], $11::int[], $12::bool[], $13::jsonb[])
+     ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, handle_type = EXCLUDED.handle_type, title = EXCLUDED.title, titles = EXCLUDED.titles,
        image = EXCLUDED.image, description = EXCLUDED.description, link = EXCLUDED.link, reward = EXCLUDED.reward,
        is_daily = EXCLUDED.is_daily, needs_captcha = EXCLUDED.needs_captcha, sort_order = EXCLUDED.sort_order, active = EXCLUDED.active
      -- A task edited in the operator console keeps its edit (docs/admin.md).
@@ -24,6 +24,7 @@ export const seedTasks = async (db: Db, file: URL = tasksFile): Promise<number> 
       tasks.map((t) => t.id), tasks.map((t) => t.type), tasks.map((t) => t.handleType), tasks.map((t) => t.title),
       tasks.map((t) => t.image), tasks.map((t) => t.desc), tasks.map((t) => t.link), tasks.map((t) => t.reward),
       tasks.map((t) => t.isDaily), tasks.map((t) => t.needsCaptcha), tasks.map((_, i) => i), tasks.map((t) => t.active),
+      tasks.map((t) => JSON.stringify(t.titles)),
     ],
   );
   return tasks.length;

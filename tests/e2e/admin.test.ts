@@ -60,6 +60,21 @@ describe.each(dbKinds)('operator console end to end (%s)', (kind) => {
     await stranger.close();
   });
 
+  it('fits the Daily table at 1280 px: no horizontal scrolling, its Set buttons in view', async () => {
+    await signIn();
+    await nav('Daily');
+    await page.locator('.daily-table tbody tr').first().waitFor();
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector('.daily-table')!.parentElement!;
+      const sets = [...document.querySelectorAll<HTMLElement>('.daily-table tbody button')].map((b) => b.getBoundingClientRect());
+      return { scroll: wrap.scrollWidth - wrap.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth, setRights: sets.map((r) => r.right), wrapRight: wrap.getBoundingClientRect().right };
+    });
+    expect(fit.scroll).toBe(0);
+    expect(fit.page).toBe(0);
+    expect(fit.setRights.length).toBeGreaterThan(0);
+    for (const right of fit.setRights) expect(right).toBeLessThanOrEqual(fit.wrapRight);
+  });
+
   it('finds a player and freezes them: taps are refused and the mini-app shows why', async () => {
     const now = await serverNow(server);
     const api = apiAs(server, player, now);

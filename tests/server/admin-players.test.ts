@@ -34,6 +34,27 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     expect((await h.admin('GET', '/players/999', h.session)).statusCode).toBe(404);
   });
 
+  it("shows a player's last activity: a tap or a claim after the day's first visit moves it", async () => {
+    const id = h.newUserId();
+    const st = await status(id);
+    const seen = async () => {
+      const detail = (await h.admin('GET', `/players/${id}`, h.session)).json<PlayerDetail>();
+      const found = (await h.admin('GET', `/players?q=${st.refcode}`, h.session)).json<{ items: PlayerSummary[] }>().items[0];
+      expect(found?.lastActiveMs).toBe(detail.lastActiveMs);
+      return detail.lastActiveMs;
+    };
+    const joined = await seen();
+    expect(joined).toBe(h.clock.now());
+    h.clock.advance(10 * 60_000);
+    expect((await h.call('POST', '/click', id, { body: { click: 3, batchId: 'la1' } })).statusCode).toBe(200);
+    const lastTap = Number((await h.admin('GET', `/players/${id}/ledger`, h.session)).json<Page<LedgerEntry>>().items[0]!.createdAtMs);
+    expect(lastTap).toBe(joined! + 10 * 60_000);
+    expect(await seen()).toBe(lastTap);
+    h.clock.advance(20 * 60_000);
+    expect((await h.call('POST', '/claim', id)).statusCode).toBe(200);
+    expect(await seen()).toBe(h.clock.now());
+  });
+
   it('lists the newest players without a term (or with a blank one); the search matches a username\'s start only', async () => {
     const ids = [h.newUserId(), h.newUserId(), h.newUserId()];
     for (const id of ids) {
@@ -136,5 +157,32 @@ describe.each(backends)('console: players, freeze, audit, tasks (%s)', (backend)
     const actions = (await h.admin('GET', '/audit', h.session)).json<Page<AuditEntry>>().items.map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['task.create', 'task.update', 'task.reorder', 'task.disable']));
     expect((await h.admin('PUT', '/tasks/99999', h.session, { body: form })).statusCode).toBe(404);
+  });
+
+  it('keeps a task title per language: English required, the others optional; bad ones named and nothing changes', async () => {
+    const form = { type: 'SOCIAL', handleType: null, title: 'Follow us', image: 'task-x', desc: '', link: 'https://x.com/m', reward: '10' };
+    const created = (await h.admin('POST', '/tasks', h.session, { body: { ...form, titles: { fa: ' ما را دنبال کنید ', ru: '', es: 'Síguenos' } } })).json<AdminTask>();
+    // A blank title is dropped: that language shows the English one.
+    expect(created.titles).toEqual({ fa: 'ما را دنبال کنید', es: 'Síguenos' });
+    const player = h.newUserId();
+    const listed = async () => (await h.call('GET', '/tasks', player, { query: { type: 'SOCIAL' } })).json<Task[]>().find((t) => t.id === created.id);
+    expect(await listed()).toMatchObject({ title: 'Follow us', titles: { fa: 'ما را دنبال کنید', es: 'Síguenos' } });
+
+    const { id: _id, sortOrder: _sortOrder, ...edit } = created;
+    for (const [titles, field] of [
+      [{ de: 'Folge uns' }, 'titles'],
+      [{ en: 'Follow us' }, 'titles'],
+      [{ fa: 'x'.repeat(101) }, 'titles.fa'],
+    ] as const) {
+      const refused = await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles } });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'taskFormInvalid', field });
+    }
+    const wrongType = await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles: { fa: 3 } } });
+    expect(wrongType.statusCode).toBe(400);
+    expect(await listed()).toMatchObject({ titles: { fa: 'ما را دنبال کنید', es: 'Síguenos' } });
+    // An edit replaces the titles: the console sends the whole form.
+    await h.admin('PUT', `/tasks/${created.id}`, h.session, { body: { ...edit, titles: { fa: 'دنبال کنید' } } });
+    expect((await listed())?.titles).toEqual({ fa: 'دنبال کنید' });
   });
 });

@@ -15,11 +15,13 @@ import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { setBalances } from '../server/db-helpers.ts';
+import { loadConfig } from '../../server/core/config/config.ts';
+import { testEnv } from '../server/harness.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness, waitFor } from './harness.ts';
 
 const hour = 3_600_000;
 const everyMs = 60_000;
-const job = dailyRemindersJob({ everyMs, batch: 500, miniAppUrl: 'https://money.example/app' });
+const job = dailyRemindersJob({ everyMs, batch: 500, miniAppUrl: 'https://money.example/app', awayMs: hour });
 
 describe.each(backends)('reminders from the bot (%s)', (backend) => {
   let h: ServicesHarness;
@@ -257,5 +259,40 @@ describe.each(backends)('reminders from the bot (%s)', (backend) => {
     const players = await plan(playersByIdSql, [[1, 2, 3]]);
     expect(players).toMatch(/Index (Only )?Scan using users_pkey on users u[^\n]*\n\s+Index Cond: \(id = (d\.id|r\.user_id)\)/);
     expect(players).toMatch(/Index (Only )?Scan using daily_reminders_pkey on daily_reminders r[^\n]*\n\s+Index Cond: \(user_id = (d\.id|u\.id)\)/);
+  });
+});
+
+describe('reminders with a shorter away time (REMINDERS_AWAY_MS, a staging server)', () => {
+  const awayMs = 10 * 60_000;
+  const shortJob = dailyRemindersJob({ everyMs, batch: 500, miniAppUrl: 'https://money.example/app', awayMs });
+  let h: ServicesHarness;
+  beforeAll(async () => {
+    h = await openServicesHarness('pglite', { REMINDERS_AWAY_MS: String(awayMs) });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('is an hour unless set, and a bad value stops the start naming the setting', () => {
+    expect(loadConfig(testEnv('pglite')).REMINDERS_AWAY_MS).toBe(hour);
+    expect(() => loadConfig(testEnv('pglite', { REMINDERS_AWAY_MS: '5000' }))).toThrow(/REMINDERS_AWAY_MS: must be at least 60000/);
+    expect(() => loadConfig(testEnv('pglite', { REMINDERS_AWAY_MS: 'soon' }))).toThrow(/REMINDERS_AWAY_MS/);
+  });
+
+  it('queues the reminder once the player has been away that long, not an hour', async () => {
+    const at = (hh: number, mm = 0) => dayStartMs(utcDayOf(Date.UTC(2027, 8, 1))) + hh * hour + mm * 60_000;
+    h.clock.set(at(10));
+    const id = h.newUserId();
+    await h.call('GET', '', { id, first_name: 'P', username: `p${id}` });
+    const remindAt = await h.db.query<{ at: string }>('SELECT remind_at_ms::text AS at FROM daily_reminders WHERE user_id = $1', [id]);
+    expect(Number(remindAt.rows[0]!.at)).toBe(at(10, 10));
+    const run = async (ms: number) => {
+      h.clock.set(ms);
+      const out = await runJobIfDue(h.db, shortJob, ms);
+      if (!out.ran) throw new Error('the reminders job did not run');
+      return out.result;
+    };
+    expect(await run(at(10, 5))).toMatchObject({ queued: 0 });
+    expect(await run(at(10, 10))).toMatchObject({ read: 1, queued: 1 });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
+import { economy } from '../../../engine/economy.ts';
 
 export const dailyConfigShape = {
   /**
@@ -14,6 +15,16 @@ export const dailyConfigShape = {
   DAILY_SECRET: z.union([z.literal(''), z.string().min(16, 'must be at least 16 characters')]).default(''),
   /** How often the reminders job looks for players whose reminder is due, ms. */
   REMINDERS_CHECK_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /**
+   * How long a player must have been away before the bot reminds them, ms (docs/rules.md §15.4):
+   * an hour, the spec's, unless set; a staging server may shorten it to see a reminder sent.
+   */
+  REMINDERS_AWAY_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(60_000, 'must be at least 60000 (a minute)')
+    .max(7 * 86_400_000, 'must be at most 604800000 (a week)')
+    .default(economy.reminderAwayMs),
   /** The most reminders one run of the job decides (the rest wait for the next run). */
   REMINDERS_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
 };

@@ -68,7 +68,7 @@ const DailyPage = () => {
         </p>
         {days.error && <p className="error" role="alert">{days.error}</p>}
         <div className="table-wrap">
-          <table>
+          <table className="daily-table">
             <thead>
               <tr>
                 <th>Day</th><th>Combo</th><th>Word</th>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { AdminTask, TaskInput } from '../../../engine/admin-types.ts';
+import { dirOf, localeNames, locales } from '../../../engine/i18n/locales.ts';
 import { AdminApiError, get, post, put } from '../api.ts';
 import { Field } from '../field.tsx';
 import { TaskPreview } from '../task-preview.tsx';
@@ -7,7 +8,10 @@ import { useLoad } from '../use-load.ts';
 
 const types = ['SOCIAL', 'TASK1', 'INVITE', 'EXCHANGE', 'ACHIVEMENT', 'ADS'];
 const handleTypes = ['', 'BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONUS', 'CHECK_BINGX'];
-const blank: TaskInput = { type: 'SOCIAL', handleType: null, title: '', image: 'task-x', desc: '', link: '', reward: '100', isDaily: false, needsCaptcha: false, active: true };
+const blank: TaskInput = { type: 'SOCIAL', handleType: null, title: '', titles: {}, image: 'task-x', desc: '', link: '', reward: '100', isDaily: false, needsCaptcha: false, active: true };
+
+/** The languages a task may have a title of its own in; English is the title every other one falls back to. */
+const otherLocales = locales.filter((l) => l !== 'en');
 
 /** A task's editable fields: the server refuses any other (its id is in the path, its place is the reorder's). */
 const inputOf = ({ id: _id, sortOrder: _sortOrder, ...input }: AdminTask): TaskInput => input;
@@ -38,7 +42,18 @@ const TaskEditor = ({ task, done }: { task: AdminTask | null; done(): void }) =>
       <h2>{task ? `Edit task ${task.id}` : 'New task'}</h2>
       <div className="editor__grid">
         <div className="form">
-          <Field label="Title" error={errors.title}><input value={form.title} onChange={(e) => set('title', e.target.value)} maxLength={120} /></Field>
+          <Field label="Title (English)" error={errors.title}><input value={form.title} onChange={(e) => set('title', e.target.value)} maxLength={120} /></Field>
+          <fieldset className="titles">
+            <legend className="field__label">Title in other languages (optional: a blank one shows the English title)</legend>
+            {errors.titles && <span className="field__error" role="alert">{errors.titles}</span>}
+            <div className="titles__grid">
+              {otherLocales.map((l) => (
+                <Field key={l} label={localeNames[l]} error={errors[`titles.${l}`]}>
+                  <input lang={l} dir={dirOf(l)} value={form.titles[l] ?? ''} maxLength={120} onChange={(e) => set('titles', { ...form.titles, [l]: e.target.value })} />
+                </Field>
+              ))}
+            </div>
+          </fieldset>
           <div className="form__row">
             <Field label="Type" error={errors.type}>
               <select value={form.type} onChange={(e) => set('type', e.target.value as TaskInput['type'])}>{types.map((t) => <option key={t}>{t}</option>)}</select>

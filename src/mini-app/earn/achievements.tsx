@@ -11,7 +11,7 @@ import { TaskImage } from '../ui/task-image.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { appLocale } from '../locale.ts';
 import { messageText } from '../messages.ts';
-import { achievementState } from './task-rules.ts';
+import { achievementState, taskTitleIn } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
 
 const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof achievementState> }) => {
@@ -26,7 +26,7 @@ const AchievementRow = ({ task, state }: { task: Task; state: ReturnType<typeof 
           {state === 'locked' && <span className="lock-badge achievement__lock"><Icon name="icon-lock" size={12} /></span>}
         </div>
         <div className="row__main">
-          <div className="row__title" dir="auto">{task.title}</div>
+          <div className="row__title" dir="auto">{taskTitleIn(task, appLocale())}</div>
           <div className="row__sub">{task.desc || _('app.achievement.taps', { count: formatCount(appLocale(), Number(task.link)) })}</div>
           <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi></div>
         </div>

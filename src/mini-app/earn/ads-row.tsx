@@ -59,7 +59,7 @@ export const AdsRow = ({ task }: { task: Task }) => {
   return (
     <>
       <TaskShell
-        task={{ ...task, title: _('app.ads.title'), image: task.image || 'task-ads' }}
+        task={{ ...task, title: _('app.ads.title'), titles: {}, image: task.image || 'task-ads' }}
         sub={<span className="task__count" data-testid="ads-count"> · <bdi>{task.numberOfDone} / {economy.adsPerDay}</bdi></span>}
       >
         {done ? <DoneMark /> : (

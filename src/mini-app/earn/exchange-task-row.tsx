@@ -8,7 +8,9 @@ import { checkTask } from '../api/calls.ts';
 import { isDemo } from '../demo.ts';
 import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';
+import { appLocale } from '../locale.ts';
 import { DoneMark, TaskShell } from './task-row.tsx';
+import { taskTitleIn } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
 import { useTaskCaptcha, type CaptchaPayload } from './use-task-captcha.tsx';
 
@@ -72,7 +74,7 @@ export const ExchangeTaskRow = ({ task }: { task: Task }) => {
               value={value}
               disabled={state !== 'idle'}
               onChange={(e) => setValue(e.target.value)}
-              aria-label={_('app.task.exchangeIdLabel', { task: task.title })}
+              aria-label={_('app.task.exchangeIdLabel', { task: taskTitleIn(task, appLocale()) })}
             />
             <button className="btn btn--small btn--ghost" disabled={state !== 'idle'} onClick={() => void check()}>
               {state === 'idle' ? _('app.task.check') : state === 'WAIT' ? _('app.task.wait') : _('app.task.checked')}

@@ -12,7 +12,8 @@ import { useStatus } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';
 import { MoneyIcon } from '../ui/art.tsx';
 import { TaskImage } from '../ui/task-image.tsx';
-import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened } from './task-rules.ts';
+import { appLocale } from '../locale.ts';
+import { isExternalLinkTask, openedTasks, refSatisfied, rememberOpened, taskTitleIn } from './task-rules.ts';
 import { useClaimTask } from './use-claim-task.ts';
 import { useTaskCaptcha, type CaptchaPayload } from './use-task-captcha.tsx';
 
@@ -29,7 +30,7 @@ export const TaskShell = ({ task, children, extra, sub }: { task: Task; children
     <div className="row">
       <TaskImage className="task__img" image={task.image} />
       <div className="row__main">
-        <div className="row__title" dir="auto">{task.title}</div>
+        <div className="row__title" dir="auto">{taskTitleIn(task, appLocale())}</div>
         <div className="row__sub"><MoneyIcon /> <bdi>+{formatMoney(task.reward)}</bdi>{sub}</div>
       </div>
       {children}

@@ -18,6 +18,9 @@ export const rememberOpened = (taskId: number): void => {
   if (!ids.includes(taskId)) localStorage.setItem(earnTaskKey, JSON.stringify([...ids, taskId]));
 };
 
+/** The task's title in the language shown, else its English one (docs/admin.md "Tasks"). */
+export const taskTitleIn = (task: Pick<Task, 'title' | 'titles'>, locale: string): string => task.titles[locale] || task.title;
+
 export const isUrl = (link: string): boolean => /^https?:\/\//.test(link);
 
 /** Tasks with a URL and no server-side check: open first, claim on the next press (§4). */

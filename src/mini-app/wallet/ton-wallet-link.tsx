@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { TonConnectUIProvider, useTonConnectUI, type Wallet } from '@tonconnect/ui-react';
+import { THEME, TonConnectUIProvider, useTonConnectUI, type Wallet } from '@tonconnect/ui-react';
 import type { WalletInfo } from '../../../engine/api-types.ts';
 import { i18n } from '../../i18n/i18n.ts';
 import { intlTag } from '../../../engine/i18n/format.ts';
@@ -11,6 +11,7 @@ import { ResponseError } from '../api/client.ts';
 import { useApi } from '../api/queries.ts';
 import { appLocale } from '../locale.ts';
 import { notify } from '../messages.ts';
+import { colorScheme } from '../../telegram.ts';
 import './ton-wallet.css';
 
 /**
@@ -22,6 +23,8 @@ const tonConnectAnalytics = { mode: 'off' } as const;
 const manifestUrl = () => new URL(`${config.apiBase}/public/tonconnect-manifest.json`, window.location.href).href;
 /** An allocation (a decimal string of MONEY, up to 9 decimals) with the locale's grouping. */
 const formatAllocation = (amount: string) => new Intl.NumberFormat(intlTag(appLocale()), { maximumFractionDigits: 9 }).format(Number(amount));
+/** TON Connect's modal in Telegram's scheme: dark over the dark app (docs/mini-app.md "Telegram"). */
+const uiPreferences = () => ({ theme: colorScheme() === 'dark' ? THEME.DARK : THEME.LIGHT });
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-6)}`;
 /** The server's refusal in the player's language (by its code), else the generic link failure. */
 const failure = (error: unknown) => (error instanceof ResponseError && error.refusal) || i18n._('app.wallet.linkFailed');
@@ -30,7 +33,7 @@ const LinkCard = () => {
   const api = useApi();
   const { _ } = useLingui();
   const queryClient = useQueryClient();
-  const [tonConnectUI] = useTonConnectUI();
+  const [tonConnectUI, setOptions] = useTonConnectUI();
   const [busy, setBusy] = useState(false);
   const wallet = useQuery({ queryKey: walletKey, queryFn: () => getWallet(api) });
   const linking = useRef(false);
@@ -70,6 +73,8 @@ const LinkCard = () => {
       const { payload } = await getTonProofPayload(api);
       tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
       linking.current = true;
+      // TON Connect keeps one instance per page: the scheme is set again in case Telegram's changed.
+      setOptions({ uiPreferences: uiPreferences() });
       await tonConnectUI.openModal();
     } catch (error) {
       notify(failure(error), 'error');
@@ -128,7 +133,7 @@ const LinkCard = () => {
  * analytics.ton.org, which the mini-app's CSP refuses) are off.
  */
 const TonWalletLink = () => (
-  <TonConnectUIProvider manifestUrl={manifestUrl()} language={appLocale() === 'ru' ? 'ru' : 'en'} analytics={tonConnectAnalytics}>
+  <TonConnectUIProvider manifestUrl={manifestUrl()} language={appLocale() === 'ru' ? 'ru' : 'en'} analytics={tonConnectAnalytics} uiPreferences={uiPreferences()}>
     <LinkCard />
   </TonConnectUIProvider>
 );

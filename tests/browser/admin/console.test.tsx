@@ -9,7 +9,7 @@ import { TaskPreview } from '../../../src/admin/task-preview.tsx';
 import { render, until } from '../site/render.tsx';
 import { button, click, consoleTestHooks, fakeApi, json, type } from './harness.ts';
 
-const task: AdminTask = { id: 21, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', image: 'task-onus', desc: 'Sign up, then enter your ONUS ID.', link: 'https://onus.io/r', reward: '1000', isDaily: false, needsCaptcha: true, active: true, sortOrder: 1 };
+const task: AdminTask = { id: 21, type: 'EXCHANGE', handleType: 'CHECK_ONUS', title: 'Register on ONUS', titles: { fa: 'ثبت‌نام در ONUS' }, image: 'task-onus', desc: 'Sign up, then enter your ONUS ID.', link: 'https://onus.io/r', reward: '1000', isDaily: false, needsCaptcha: true, active: true, sortOrder: 1 };
 
 consoleTestHooks();
 afterEach(() => {
@@ -41,16 +41,16 @@ describe('tasks page', () => {
     setCsrfToken('csrf-123');
     const calls = fakeApi((m, p) => {
       if (m === 'GET' && p === '/tasks') return json(200, { items: [task] });
-      if (m === 'POST' && p === '/tasks') return json(400, { error: 'Bad Request', message: 'title: must be 1–100 characters', field: 'title', fields: { title: 'must be 1–100 characters', reward: 'must be an amount' } });
+      if (m === 'POST' && p === '/tasks') return json(400, { error: 'Bad Request', message: 'title: must be 1–100 characters', field: 'title', fields: { title: 'must be 1–100 characters', 'titles.fa': 'must be at most 100 characters', reward: 'must be an amount' } });
       return undefined;
     });
     const host = await render(<MemoryRouter><TasksPage /></MemoryRouter>);
     await until(() => expect(host.textContent).toContain('Register on ONUS'));
     await click(button(host, 'New task'));
     await click(button(host, 'Create'));
-    await until(() => expect(host.querySelectorAll('.field__error')).toHaveLength(2));
+    await until(() => expect(host.querySelectorAll('.field__error')).toHaveLength(3));
     const bad = [...host.querySelectorAll('.field--bad .field__label')].map((l) => l.textContent);
-    expect(bad).toEqual(['Title', 'Reward (MONEY)']);
+    expect(bad).toEqual(['Title (English)', 'فارسی', 'Reward (MONEY)']);
     const post = calls.find((c) => c.method === 'POST')!;
     expect((post.init.headers as Record<string, string>)[csrfHeader]).toBe('csrf-123');
   });
@@ -64,10 +64,15 @@ describe('tasks page', () => {
     const host = await render(<MemoryRouter><TasksPage /></MemoryRouter>);
     await until(() => expect(host.textContent).toContain('Register on ONUS'));
     await click(button(host, 'Edit'));
+    // Each language's title has its own field; the Persian one holds the saved title.
+    const spanish = [...host.querySelectorAll<HTMLLabelElement>('.titles label')].find((l) => l.textContent?.startsWith('Español'))!.querySelector('input')!;
+    expect([...host.querySelectorAll<HTMLInputElement>('.titles input')].map((i) => i.lang)).toEqual(['ru', 'uk', 'fa', 'id', 'vi', 'tr', 'es', 'pt-BR']);
+    expect(host.querySelector<HTMLInputElement>('.titles input[lang="fa"]')!.value).toBe('ثبت‌نام در ONUS');
+    await type(spanish, 'Regístrate en ONUS');
     await click(button(host, 'Save'));
     await until(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     const { id: _id, sortOrder: _sortOrder, ...form } = task;
-    expect(JSON.parse(String(calls.find((c) => c.method === 'PUT')!.init.body))).toEqual(form);
+    expect(JSON.parse(String(calls.find((c) => c.method === 'PUT')!.init.body))).toEqual({ ...form, titles: { ...form.titles, es: 'Regístrate en ONUS' } });
   });
 });
 

@@ -214,7 +214,7 @@ const servicesOf = (state: FakeApiState): OutsideServices => ({
 });
 
 const rowOf = (t: Task): TaskRow => ({
-  id: t.id, type: t.type, handle_type: t.handleType, title: t.title, image: t.image, description: t.desc,
+  id: t.id, type: t.type, handle_type: t.handleType, title: t.title, titles: t.titles, image: t.image, description: t.desc,
   link: t.link, reward: t.reward, is_daily: t.isDaily, needs_captcha: t.needsCaptcha,
 });
 
@@ -309,6 +309,9 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       return json({ ok: true });
     case 'GET /wallet':
       return json(state.wallet);
+    // The ton_proof payload the wallet signs (the server's is a random 32 bytes, hex).
+    case 'POST /wallet/ton-proof-payload':
+      return json({ payload: 'ab'.repeat(32) });
     case 'POST /wallet/unlink':
       state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
       return json(state.wallet);

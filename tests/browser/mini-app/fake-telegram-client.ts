@@ -26,6 +26,8 @@ export interface FakeClientOptions {
   deviceKeys?: number;
   /** False: DeviceStorage takes calls and never answers (a client that hangs). */
   deviceAnswers?: boolean;
+  /** The client's light or dark scheme (light unless given). */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** DeviceStorage's limits as Telegram's clients apply them (docs/mini-app.md "Telegram"). */
@@ -172,7 +174,7 @@ export const installFakeClient = (options: FakeClientOptions): FakeClient => {
     initData: options.initData ?? '',
     initDataUnsafe: {},
     themeParams: {},
-    colorScheme: 'light',
+    colorScheme: options.colorScheme ?? 'light',
     version: options.version,
     platform: options.platform,
     get isFullscreen() {

@@ -6,7 +6,7 @@ import appRu from '../../../engine/i18n/catalogs/app/ru.json';
 import { activateLocale } from '../../../src/i18n/i18n.ts';
 import { startLocaleOf } from '../../../src/mini-app/locale.ts';
 import { refusalMessage } from '../../../engine/refusals.ts';
-import { demoStatus, type FakeRefusal } from './fake-api.ts';
+import { demoStatus, demoTasks, withTask, type FakeRefusal } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp, pointer } from './harness.tsx';
 
 /** The mini-app in the player's language (docs/i18n.md "The mini-app"). */
@@ -40,6 +40,15 @@ describe('languages', () => {
     // button() waits for the screen's effects, which attach the coin's pointer listeners.
     await pointer(await button(appRu['app.home.tapCoin']), 'pointerdown', 1);
     await findToast(appRu['app.msg.noEnergy']);
+  });
+
+  it("shows a task's title in the player's language, and the English one where it has none", async () => {
+    // Tasks 1 and 2 are Social tasks; 1 has a Persian title set in the console, 2 only a Spanish one.
+    const tasks = withTask(withTask(demoTasks(), 1, { titles: { fa: 'ما را در X دنبال کنید' } }), 2, { titles: { es: 'Únete al canal' } });
+    await mountApp('/earn', { status: demoStatus({ language: 'fa' }), tasks });
+    await vi.waitFor(() => expect(nav()).toBe(navOf(appFa)));
+    expect((await find('[data-testid="task-1"] .row__title')).textContent).toBe('ما را در X دنبال کنید');
+    expect((await find('[data-testid="task-2"] .row__title')).textContent).toBe(tasks.find((t) => t.id === 2)!.title);
   });
 
   it('renders Persian right to left: the page, the navigation, the ring and the popups mirror; numbers do not', async () => {

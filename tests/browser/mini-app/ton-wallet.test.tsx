@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import appUk from '../../../engine/i18n/catalogs/app/uk.json';
 import { demoStatus } from './fake-api.ts';
+import { installFakeClient } from './fake-telegram-client.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';
 
 afterEach(cleanup);
@@ -39,5 +40,30 @@ describe('the TON wallet card under the Wallet teaser', () => {
   it('shows "your allocation: N MONEY" after the snapshot', async () => {
     await mountApp('/wallet', { wallet: { ...linked, allocation: { round: 1, amount: '7789.51', startFrom: 1, expireAt: 2 } } });
     expect((await find('[data-testid="allocation"]')).textContent).toBe('your allocation: 7,789.51 MONEY');
+  });
+
+  it("opens TON Connect's modal in Telegram's scheme: dark over the dark app, light over the light one", async () => {
+    /** The relative luminance (0 black … 1 white) of the modal's panel as drawn. */
+    const panelLuminance = async (scheme: 'light' | 'dark') => {
+      const client = installFakeClient({ version: '8.0', platform: 'android', colorScheme: scheme });
+      try {
+        await mountApp('/wallet');
+        await click(await button('Link TON wallet'));
+        const panel = await vi.waitFor(() => {
+          const el = document.querySelector('#tc-widget-root [data-tc-modal] > div');
+          if (!el) throw new Error('TON Connect has not opened its modal');
+          return el;
+        });
+        const [r, g, b] = getComputedStyle(panel).backgroundColor.match(/\d+/g)!.map(Number);
+        // Closed again (its close button), so the next open draws a new one.
+        await click(panel.querySelector('button[data-tc-icon-button]')!);
+        await vi.waitFor(() => expect(document.querySelector('#tc-widget-root [data-tc-modal]')).toBeNull());
+        return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+      } finally {
+        client.restore();
+      }
+    };
+    expect(await panelLuminance('dark')).toBeLessThan(0.3);
+    expect(await panelLuminance('light')).toBeGreaterThan(0.7);
   });
 });
