@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CommitUnknown, DbUnavailable } from './errors.ts';
+import type { Db } from './db.ts';
 import { dbAttempts, retrying } from './retry.ts';
+import { transaction } from './transaction.ts';
 
 const failingWith = (err: unknown) => {
   let runs = 0;
@@ -35,5 +37,13 @@ describe('the retry policy', () => {
     const f = failingWith(new DbUnavailable('away'));
     await expect(retrying(f.run, () => 'stop')).rejects.toBeInstanceOf(DbUnavailable);
     expect(f.runs()).toBe(1);
+  });
+
+  it('runs a transaction again for an outage but never for a statement that ran out of time', async () => {
+    for (const [err, runs] of [[new DbUnavailable('away'), dbAttempts], [Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), 1], [new Error('Query read timeout'), 1]] as const) {
+      const f = failingWith(err);
+      await expect(transaction({ transaction: f.run } as unknown as Db, async () => {})).rejects.toBe(err);
+      expect(f.runs()).toBe(runs);
+    }
   });
 });

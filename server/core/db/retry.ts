@@ -16,6 +16,16 @@ const conflictCodes = new Set(['40P01', '40001']);
 export const isConflict = (err: unknown): boolean => conflictCodes.has((err as { code?: string } | null)?.code ?? '');
 
 /**
+ * True for a statement that ran out of time: PostgreSQL's statement timeout (57014) or the
+ * client's read timeout. A transaction is not run again for it: a run takes up to its whole bound,
+ * and three would hold the request (or the job) three times as long.
+ */
+export const isTimeout = (err: unknown): boolean => {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '57014' || (typeof e?.message === 'string' && /Query read timeout/i.test(e.message));
+};
+
+/**
  * Worth another run: a conflict, or the database away (a dropped connection, a failover's standby,
  * a timeout). A COMMIT whose answer was lost (`CommitUnknown`) is not: it may have committed, and
  * only the caller can tell by reading what is stored.
