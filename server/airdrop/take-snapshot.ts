@@ -6,7 +6,7 @@
  * the round built, and makes this process serve the new round at once.
  */
 import type { Db } from '../core/db/db.ts';
-import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import type { ServedRound } from './served-round.ts';
 import type { RoundParams, RoundSummary } from '../../engine/admin-types.ts';
 import { takeSnapshotOnce, type PhaseLog } from './snapshot.ts';
@@ -30,7 +30,7 @@ export const takeAirdropSnapshot = async (deps: SnapshotDeps, actor: Actor, p: R
     deps.db,
     p,
     nowMs,
-    (tx, built) => recordAudit(tx, { adminId: auditAdminId(actor), action: 'airdrop.snapshot', target: `round:${built.round}`, after: withRootInt(built), nowMs }),
+    (tx, built) => recordAudit(tx, { actor, action: 'airdrop.snapshot', target: `round:${built.round}`, after: withRootInt(built), nowMs }),
     deps.phase,
     deps.countsBoughtBoosts ?? false,
   );

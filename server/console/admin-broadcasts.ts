@@ -9,7 +9,7 @@ import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { isTelegramUserIdText } from '../core/db/column-ranges.ts';
 import { refuse } from '../core/errors.ts';
-import { recordAudit } from './audit.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 export const maxTestRecipients = 50;
@@ -72,7 +72,7 @@ const segmentFilter = (s: BroadcastSegment, nowMs: number): { where: string; par
 };
 
 /** Queues a broadcast to a segment, with its audit row, in one transaction. */
-export const enqueueSegmentBroadcast = (db: Db, adminId: number, b: Broadcast, segment: BroadcastSegment, nowMs: number): Promise<{ broadcastId: number; total: number }> =>
+export const enqueueSegmentBroadcast = (db: Db, actor: Actor, b: Broadcast, segment: BroadcastSegment, nowMs: number): Promise<{ broadcastId: number; total: number }> =>
   transaction(db, async (tx) => {
     const f = segmentFilter(segment, nowMs);
     const r = await tx.query<{ id: number; total: number }>(
@@ -85,12 +85,12 @@ export const enqueueSegmentBroadcast = (db: Db, adminId: number, b: Broadcast, s
     );
     const { id, total } = r.rows[0]!;
     await tx.query('UPDATE broadcasts SET total = $2, finished_at_ms = CASE WHEN $2 = 0 THEN $3::bigint END WHERE id = $1', [id, total, nowMs]);
-    await recordAudit(tx, { adminId, action: 'broadcast.send', target: `broadcast:${id}`, after: { message: b.message, buttons: b.buttons, segment, total }, nowMs });
+    await recordAudit(tx, { actor, action: 'broadcast.send', target: `broadcast:${id}`, after: { message: b.message, buttons: b.buttons, segment, total }, nowMs });
     return { broadcastId: Number(id), total: Number(total) };
   });
 
 /** Cancels what is still pending, once (again is a 409 that writes nothing); a row being sent right now finishes its send. */
-export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: number): Promise<number> =>
+export const cancelBroadcast = (db: Db, actor: Actor, id: number, nowMs: number): Promise<number> =>
   transaction(db, async (tx) => {
     const b = await tx.query<{ finished_at_ms: number | null; cancelled_at_ms: number | null }>(
       'SELECT finished_at_ms, cancelled_at_ms FROM broadcasts WHERE id = $1 FOR UPDATE',
@@ -107,7 +107,7 @@ export const cancelBroadcast = (db: Db, adminId: number, id: number, nowMs: numb
         WHERE id = $1`,
       [id, nowMs],
     );
-    await recordAudit(tx, { adminId, action: 'broadcast.cancel', target: `broadcast:${id}`, after: { cancelled: r.rowCount }, nowMs });
+    await recordAudit(tx, { actor, action: 'broadcast.cancel', target: `broadcast:${id}`, after: { cancelled: r.rowCount }, nowMs });
     return r.rowCount;
   });
 

@@ -11,7 +11,7 @@ import { locales } from '../../engine/i18n/locales.ts';
 import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
-import { recordAudit } from './audit.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 /** The stored task types (DAILY_TASK and INVITE_TASK are query aliases, server/tasks/tasks.ts). */
@@ -127,7 +127,7 @@ const loadForUpdate = async (q: Queryable, id: number): Promise<AdminTask> => {
 
 const values = (t: TaskInput) => [t.type, t.handleType, t.title, t.image, t.desc, t.link, t.reward, t.isDaily, t.needsCaptcha, t.active, JSON.stringify(t.titles)];
 
-export const createTask = (db: Db, adminId: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
+export const createTask = (db: Db, actor: Actor, input: TaskInput, nowMs: number): Promise<AdminTask> =>
   transaction(db, async (tx) => {
     // Tasks are few and created by hand: the next id and the last place are read under a table lock.
     await tx.query('LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE');
@@ -138,11 +138,11 @@ export const createTask = (db: Db, adminId: number, input: TaskInput, nowMs: num
       [...values(input), nowMs],
     );
     const task = taskOf(r.rows[0]!);
-    await recordAudit(tx, { adminId, action: 'task.create', target: `task:${task.id}`, after: task, nowMs });
+    await recordAudit(tx, { actor, action: 'task.create', target: `task:${task.id}`, after: task, nowMs });
     return task;
   });
 
-export const updateTask = (db: Db, adminId: number, id: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
+export const updateTask = (db: Db, actor: Actor, id: number, input: TaskInput, nowMs: number): Promise<AdminTask> =>
   transaction(db, async (tx) => {
     const before = await loadForUpdate(tx, id);
     const r = await tx.query<Row>(
@@ -152,12 +152,12 @@ export const updateTask = (db: Db, adminId: number, id: number, input: TaskInput
       [id, ...values(input), nowMs],
     );
     const after = taskOf(r.rows[0]!);
-    await recordAudit(tx, { adminId, action: input.active || !before.active ? 'task.update' : 'task.disable', target: `task:${id}`, before, after, nowMs });
+    await recordAudit(tx, { actor, action: input.active || !before.active ? 'task.update' : 'task.disable', target: `task:${id}`, before, after, nowMs });
     return after;
   });
 
 /** Puts the listed tasks first, in this order; the others keep their order after them. */
-export const reorderTasks = (db: Db, adminId: number, ids: number[], nowMs: number): Promise<AdminTask[]> =>
+export const reorderTasks = (db: Db, actor: Actor, ids: number[], nowMs: number): Promise<AdminTask[]> =>
   transaction(db, async (tx) => {
     const before = (await tx.query<{ id: number }>('SELECT id FROM tasks ORDER BY sort_order, id FOR UPDATE')).rows.map((r) => Number(r.id));
     const unknown = ids.filter((id) => !before.includes(id));
@@ -167,6 +167,6 @@ export const reorderTasks = (db: Db, adminId: number, ids: number[], nowMs: numb
       'UPDATE tasks t SET sort_order = o.ord, edited_at_ms = $2 FROM unnest($1::int[]) WITH ORDINALITY AS o(id, ord) WHERE t.id = o.id',
       [order, nowMs],
     );
-    await recordAudit(tx, { adminId, action: 'task.reorder', target: 'tasks', before, after: order, nowMs });
+    await recordAudit(tx, { actor, action: 'task.reorder', target: 'tasks', before, after: order, nowMs });
     return listAdminTasks(tx);
   });

@@ -7,7 +7,7 @@ import { toWire } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { isTelegramUserIdText, parseMsIdCursor } from '../core/db/column-ranges.ts';
 import { refuse } from '../core/errors.ts';
-import { recordAudit } from './audit.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 interface Row {
@@ -145,7 +145,7 @@ export const playerReferrals = async (q: Queryable, id: number, cursor: string |
 };
 
 /** Freezes or unfreezes a player, with its audit row, in one transaction. Returns the new frozen_at. */
-export const setFrozen = async (db: Db, adminId: number, id: number, frozen: boolean, reason: string, nowMs: number): Promise<string | null> =>
+export const setFrozen = async (db: Db, actor: Actor, id: number, frozen: boolean, reason: string, nowMs: number): Promise<string | null> =>
   transaction(db, async (tx) => {
     const before = await tx.query<{ frozen_at: Date | string | null }>('SELECT frozen_at FROM users WHERE id = $1 FOR UPDATE', [id]);
     if (before.rows[0] === undefined) throw refuse('playerNotFound', { field: 'id', values: { id } });
@@ -155,7 +155,7 @@ export const setFrozen = async (db: Db, adminId: number, id: number, frozen: boo
     );
     const was = iso(before.rows[0].frozen_at);
     const now = iso(after.rows[0]!.frozen_at);
-    await recordAudit(tx, { adminId, action: frozen ? 'player.freeze' : 'player.unfreeze', target: `player:${id}`, before: { frozenAt: was }, after: { frozenAt: now, reason }, nowMs });
+    await recordAudit(tx, { actor, action: frozen ? 'player.freeze' : 'player.unfreeze', target: `player:${id}`, before: { frozenAt: was }, after: { frozenAt: now, reason }, nowMs });
     return now;
   });
 

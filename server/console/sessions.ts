@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
+import { consoleActor, type Actor } from '../audit/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
@@ -116,3 +117,6 @@ export const adminOf = (request: FastifyRequest): AdminIdentity => {
   if (request.admin === undefined) throw refuse('signInRequired');
   return request.admin;
 };
+
+/** The signed-in admin as the actor of an operator action (its audit row names them). */
+export const actorOf = (request: FastifyRequest): Actor => consoleActor(adminOf(request).adminId);

@@ -9,7 +9,7 @@ import { economy, firstItemKey, lastItemKey } from '../../engine/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
-import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { auditAdminId, recordAudit, type Actor } from '../audit/exports.ts';
 import { drawCipher, drawCombo, type DailySecret } from './puzzles.ts';
 
 /** How far ahead an operator may set a day. */
@@ -109,7 +109,7 @@ export const setDailyPuzzle = (db: Db, secret: DailySecret, actor: Actor, dayTex
       day, combo, comboBy, cipher, cipherBy, nowMs,
     ]);
     await recordAudit(tx, {
-      adminId,
+      actor,
       action: 'daily.set',
       target: `daily:${isoDay(day)}`,
       before: { combo: before.combo?.map(Number) ?? null, cipher: before.cipher },

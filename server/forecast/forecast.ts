@@ -9,7 +9,7 @@ import { economy } from '../../engine/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { transaction } from '../core/db/transaction.ts';
-import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import { creditMoney } from '../players/exports.ts';
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -67,7 +67,7 @@ export const settleForecast = async (db: Db, actor: Actor, launchDayInput: unkno
       if (r.rows.length === batchSize) return r.rows.length;
       const total = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM forecasts WHERE prize_paid_at_ms IS NOT NULL');
       const result = { launchDay, settledAtMs: Number(setting.settled_at_ms), paid: paid + r.rows.length, paidTotal: Number(total.rows[0]!.n) };
-      await recordAudit(tx, { adminId: auditAdminId(actor), action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
+      await recordAudit(tx, { actor, action: 'forecast.settle', target: `forecast:${launchDay}`, after: result, nowMs });
       return result;
     });
     if (typeof done !== 'number') return done;

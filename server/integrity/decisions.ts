@@ -6,7 +6,7 @@
  */
 import type { AirdropFlagRow, AirdropReviewState } from '../../engine/airdrop-review.ts';
 import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
-import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { auditAdminId, recordAudit, type Actor } from '../audit/exports.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
@@ -65,7 +65,7 @@ export const decideReview = async (db: Db, actor: Actor, userId: number, decisio
     const decided = decision === 'clear' ? 'cleared' : 'excluded';
     await writeState(tx, userId, state, decided, before.reasons, nowMs, auditAdminId(actor));
     await tx.query('UPDATE integrity_players SET decision_note = $2, appeal = NULL, appeal_at_ms = NULL, appeal_note = $3 WHERE user_id = $1', [userId, text, '']);
-    await recordAudit(tx, { adminId: auditAdminId(actor), action: `integrity.${decision}`, target: `user:${userId}`, before, after: { state, note: text }, nowMs });
+    await recordAudit(tx, { actor, action: `integrity.${decision}`, target: `user:${userId}`, before, after: { state, note: text }, nowMs });
     return rowAfter(tx, userId);
   });
 };
@@ -83,7 +83,7 @@ export const decideAppeal = async (db: Db, actor: Actor, userId: number, outcome
     const state = outcome === 'overturned' ? 'clear' : 'excluded';
     await writeState(tx, userId, state, outcome === 'overturned' ? 'cleared' : 'excluded', before.reasons, nowMs, auditAdminId(actor));
     await tx.query('UPDATE integrity_players SET appeal = $2, appeal_at_ms = $3, appeal_note = $4 WHERE user_id = $1', [userId, outcome, nowMs, text]);
-    await recordAudit(tx, { adminId: auditAdminId(actor), action: 'integrity.appeal', target: `user:${userId}`, before, after: { state, outcome, note: text }, nowMs });
+    await recordAudit(tx, { actor, action: 'integrity.appeal', target: `user:${userId}`, before, after: { state, outcome, note: text }, nowMs });
     return rowAfter(tx, userId);
   });
 };

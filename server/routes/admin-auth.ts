@@ -6,7 +6,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AdminSession } from '../../engine/admin-types.ts';
 import { initDataSecret, verifyInitData } from '../players/exports.ts';
-import { adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, recordAudit, sessionCookieHeader, verifyLoginWidget } from '../console/exports.ts';
+import { consoleActor, recordAudit } from '../audit/exports.ts';
+import { actorOf, adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader, verifyLoginWidget } from '../console/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';
 import { emptyBody, obj } from './validation.ts';
@@ -28,7 +29,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
     if (cross) throw cross;
     if (!ctx.session.adminIds.has(adminId)) throw refuse('notAnAdmin');
     const { token, identity } = await createSession(ctx.session, adminId, name);
-    await recordAudit(ctx.db, { adminId, action: 'session.sign-in', target: `admin:${adminId}`, nowMs: ctx.clock.now() });
+    await recordAudit(ctx.db, { actor: consoleActor(adminId), action: 'session.sign-in', target: `admin:${adminId}`, nowMs: ctx.clock.now() });
     return { token, identity };
   };
 
@@ -60,7 +61,7 @@ export const adminAuthRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx
 
   app.post('/logout', { onRequest: ctx.guard, schema: { hide: true, body: emptyBody } }, async (request, reply) => {
     await deleteSession(ctx.db, request);
-    await recordAudit(ctx.db, { adminId: adminOf(request).adminId, action: 'session.sign-out', target: `admin:${adminOf(request).adminId}`, nowMs: ctx.clock.now() });
+    await recordAudit(ctx.db, { actor: actorOf(request), action: 'session.sign-out', target: `admin:${adminOf(request).adminId}`, nowMs: ctx.clock.now() });
     return reply.header('set-cookie', clearedCookieHeader(request, ctx.config.PUBLIC_URL)).send({ ok: true });
   });
 };

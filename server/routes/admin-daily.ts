@@ -8,7 +8,7 @@ import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
 import { dailySecretOf } from '../core/config/daily-config.ts';
 import { refuse } from '../core/errors.ts';
-import { adminOf } from '../console/exports.ts';
+import { actorOf } from '../console/exports.ts';
 import { dailyMaxDaysListed, listDailyDays, setDailyPuzzle } from '../daily/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import { int, obj } from './validation.ts';
@@ -40,7 +40,7 @@ export const adminDailyRoutes: FastifyPluginAsync<AdminContext> = async (app, ct
       },
     },
     async (request) => {
-      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+      const actor = actorOf(request);
       return setDailyPuzzle(ctx.db, secret, actor, (request.params as { day: string }).day, request.body as DailyPuzzleInput, ctx.clock.now());
     },
   );

@@ -5,7 +5,7 @@
  * Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminBroadcast, adminOf, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
+import { actorOf, adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
 import { parseBroadcast } from '../bot/exports.ts';
 import type { RoundParams } from '../../engine/admin-types.ts';
 import { latestBuiltRound, takeAirdropSnapshot, withRootInt } from '../airdrop/exports.ts';
@@ -38,19 +38,19 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     const parsed = parseBroadcast({ message: b.message, btns: b.btns });
     if (!parsed.ok) throw parsed.refusal;
     const segment = parseSegment(b.segment);
-    const queued = await enqueueSegmentBroadcast(ctx.db, adminOf(request).adminId, parsed.broadcast, segment, ctx.clock.now());
+    const queued = await enqueueSegmentBroadcast(ctx.db, actorOf(request), parsed.broadcast, segment, ctx.clock.now());
     return reply.status(202).send(queued);
   });
   // No body: the console scope's schema default (server/routes/admin.ts) refuses any field.
   app.post('/broadcasts/:id/cancel', { schema: { params: idParam } }, async (request) => {
     const { id } = request.params as { id: number };
-    const cancelled = await cancelBroadcast(ctx.db, adminOf(request).adminId, id, ctx.clock.now());
+    const cancelled = await cancelBroadcast(ctx.db, actorOf(request), id, ctx.clock.now());
     return { id, cancelled };
   });
 
   app.get('/forecast', async () => ({ settlement: await forecastSettlement(ctx.db) }));
   app.post('/forecast/settle', { schema: { body: launchDayBody } }, async (request) => {
-    const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+    const actor = actorOf(request);
     return settleForecast(ctx.db, actor, (request.body as { launchDay: string }).launchDay, ctx.clock.now());
   });
 
@@ -69,7 +69,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     async (request) => {
       const params = request.body as RoundParams;
       // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
-      const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+      const actor = actorOf(request);
       const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop, countsBoughtBoosts: ctx.config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, actor, params, ctx.clock.now());
       return { ...withRootInt(summary), created };
     },

@@ -4,7 +4,7 @@
  * flags, and refunds. Each action writes its own audit row. Registered inside the guarded console scope.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminOf } from '../console/exports.ts';
+import { actorOf } from '../console/exports.ts';
 import { listItems, listOrders, reconciliationFlags, refundOrder, refundUnmatchedPayment, revenueByDay, unmatchedPayments, updateShopItem, type ItemEdit } from '../shop/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import { bigintCursor, int, obj, rowId, telegramUserId } from './validation.ts';
@@ -12,7 +12,6 @@ import { bigintCursor, int, obj, rowId, telegramUserId } from './validation.ts';
 const titlesSchema = { type: 'object', maxProperties: 9, additionalProperties: { type: 'string', maxLength: 64 } } as const;
 
 export const adminShopRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
-  const actorOf = (request: Parameters<typeof adminOf>[0]) => ({ kind: 'console', adminId: adminOf(request).adminId }) as const;
 
   app.get('/shop', { schema: { querystring: obj({ days: int(1, 90) }) } }, async (request) => {
     const days = (request.query as { days?: number }).days ?? 14;

@@ -5,7 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { adminIdsOf } from '../core/config/admin-config.ts';
-import { adminOf, cheatSignals, createAdminGuard, createTask, listAdminTasks, listAudit, parseTaskInput, playerDetail, playerLedger, playerReferrals, recentPlayers, reorderTasks, searchPlayers, setFrozen, updateTask } from '../console/exports.ts';
+import { listAudit } from '../audit/exports.ts';
+import { actorOf, cheatSignals, createAdminGuard, createTask, listAdminTasks, parseTaskInput, playerDetail, playerLedger, playerReferrals, recentPlayers, reorderTasks, searchPlayers, setFrozen, updateTask } from '../console/exports.ts';
 import type { FrozenSet } from '../players/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config/config.ts';
@@ -67,7 +68,7 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
     async (request) => {
       const { id } = request.params as { id: number };
       const { frozen, reason } = request.body as { frozen: boolean; reason?: string };
-      const frozenAt = await setFrozen(ctx.db, adminOf(request).adminId, id, frozen, reason ?? '', ctx.clock.now());
+      const frozenAt = await setFrozen(ctx.db, actorOf(request), id, frozen, reason ?? '', ctx.clock.now());
       ctx.frozen.set(id, frozen);
       return { id: String(id), frozenAt };
     },
@@ -77,14 +78,14 @@ const consoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
   }));
 
   app.get('/tasks', async () => ({ items: await listAdminTasks(ctx.db) }));
-  app.post('/tasks', { schema: { body: taskBody } }, async (request) => createTask(ctx.db, adminOf(request).adminId, parseTaskInput(request.body), ctx.clock.now()));
+  app.post('/tasks', { schema: { body: taskBody } }, async (request) => createTask(ctx.db, actorOf(request), parseTaskInput(request.body), ctx.clock.now()));
   app.put('/tasks/:id', { schema: { params: taskParam, body: taskBody } }, async (request) =>
-    updateTask(ctx.db, adminOf(request).adminId, (request.params as { id: number }).id, parseTaskInput(request.body), ctx.clock.now()),
+    updateTask(ctx.db, actorOf(request), (request.params as { id: number }).id, parseTaskInput(request.body), ctx.clock.now()),
   );
   app.post(
     '/tasks/reorder',
     { schema: { body: obj({ ids: { type: 'array', maxItems: 1000, items: integerId } }, ['ids']) } },
-    async (request) => ({ items: await reorderTasks(ctx.db, adminOf(request).adminId, (request.body as { ids: number[] }).ids, ctx.clock.now()) }),
+    async (request) => ({ items: await reorderTasks(ctx.db, actorOf(request), (request.body as { ids: number[] }).ids, ctx.clock.now()) }),
   );
 
   app.get('/audit', { schema: { querystring: obj({ before: bigintCursor, action: { type: 'string', maxLength: 64 } }) } }, async (request) => {

@@ -6,7 +6,7 @@
  *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorKeyActor } from '../console/exports.ts';
+import { operatorKeyActor } from '../audit/exports.ts';
 import { excludedMoneyChoices, type RoundParams } from '../../engine/admin-types.ts';
 import { claimFor, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps } from '../airdrop/exports.ts';
 import { refuse } from '../core/errors.ts';

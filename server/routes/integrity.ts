@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
-import { adminOf } from '../console/exports.ts';
+import { actorOf } from '../console/exports.ts';
 import { decideAppeal, decideReview, flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, noteMaxLength, openReviews } from '../integrity/exports.ts';
 import type { AdminContext } from './admin-context.ts';
 import type { RouteContext } from './route-context.ts';
@@ -75,7 +75,7 @@ export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (a
       `/integrity/players/:id/${path}`,
       { schema: { params: userIdParam, body: obj({ [field]: { type: 'string', enum: words }, note }, [field]) } },
       async (request) => {
-        const actor = { kind: 'console', adminId: adminOf(request).adminId } as const;
+        const actor = actorOf(request);
         return decide(ctx.db, actor, request.params.id, request.body[field] as W, request.body.note, ctx.clock.now());
       },
     );

@@ -6,7 +6,7 @@
  * (schemas.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { operatorKeyActor } from '../console/exports.ts';
+import { operatorKeyActor } from '../audit/exports.ts';
 import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
 import type { RouteContext } from './route-context.ts';
 import { operatorRoute } from './schemas.ts';

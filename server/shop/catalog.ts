@@ -9,7 +9,7 @@ import type { AdminShopItem, AdminShopItemEdit } from '../../engine/admin-types.
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
-import { recordAudit, auditAdminId, type Actor } from '../console/exports.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 
 /** An item of the catalog, as the console reads it (engine/admin-types.ts). */
 export type ShopItem = AdminShopItem;
@@ -107,6 +107,6 @@ export const updateShopItem = (db: Db, actor: Actor, id: string, edit: ItemEdit,
       [id, edit.priceStars ?? before.priceStars, edit.amount ?? before.amount, edit.dailyLimit ?? before.dailyLimit, edit.enabled ?? before.enabled, JSON.stringify(titles), nowMs],
     );
     const after = (await loadItem(tx, id))!;
-    await recordAudit(tx, { adminId: auditAdminId(actor), action: 'shop.item', target: `shop-item:${id}`, before, after, nowMs });
+    await recordAudit(tx, { actor, action: 'shop.item', target: `shop-item:${id}`, before, after, nowMs });
     return after;
   });

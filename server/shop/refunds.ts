@@ -10,7 +10,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
-import { auditAdminId, recordAudit, type Actor } from '../console/exports.ts';
+import { recordAudit, type Actor } from '../audit/exports.ts';
 import { appendLedger, changeBalance, loadUser } from '../players/exports.ts';
 import { money, toWire } from '../../engine/money.ts';
 import { loadOrder, type OrderRow } from './orders.ts';
@@ -63,7 +63,7 @@ export const refundOrder = async (db: Db, config: Pick<Config, 'BOT_TOKEN' | 'BO
     await tx.query('UPDATE star_payments SET refunded_at_ms = $2 WHERE charge_id = $1', [o.charge_id, nowMs]);
     await appendLedger(tx, [{ userId: Number(o.user_id), currency: 'XTR', amount: -o.price_stars, kind: 'stars-refund', reference: `order:${o.id}` }], nowMs);
     await countRevenue(tx, { day: utcDay(Number(o.paid_at_ms ?? nowMs)), itemId: o.item_id, userId: Number(o.user_id), refunds: 1, refundedStars: o.price_stars });
-    await recordAudit(tx, { adminId: auditAdminId(actor), action: 'shop.refund', target: `order:${o.id}`, before: { state: 'paid', applied: o.applied }, after: { state: 'refunded', taken, notTaken }, nowMs });
+    await recordAudit(tx, { actor, action: 'shop.refund', target: `order:${o.id}`, before: { state: 'paid', applied: o.applied }, after: { state: 'refunded', taken, notTaken }, nowMs });
     return { orderId: String(o.id), state: 'refunded' as const, taken, notTaken };
   });
 };
@@ -80,7 +80,7 @@ export const refundUnmatchedPayment = async (db: Db, config: Pick<Config, 'BOT_T
     if (done.rowCount === 1) {
       const known = (await tx.query('SELECT 1 FROM users WHERE id = $1', [p.user_id])).rows.length > 0;
       if (known) await appendLedger(tx, [{ userId: Number(p.user_id), currency: 'XTR', amount: -p.stars, kind: 'stars-refund', reference: `charge:${chargeId}` }], nowMs);
-      await recordAudit(tx, { adminId: auditAdminId(actor), action: 'shop.refund', target: `charge:${chargeId}`, after: { stars: p.stars }, nowMs });
+      await recordAudit(tx, { actor, action: 'shop.refund', target: `charge:${chargeId}`, after: { stars: p.stars }, nowMs });
     }
     return { chargeId, refunded: true };
   });

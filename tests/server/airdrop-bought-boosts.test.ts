@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeAirdropSnapshot } from '../../server/airdrop/take-snapshot.ts';
-import { operatorKeyActor } from '../../server/console/exports.ts';
+import { operatorKeyActor } from '../../server/audit/exports.ts';
 import { setBalances } from './db-helpers.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 

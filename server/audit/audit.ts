@@ -1,4 +1,8 @@
-/** The console's audit log (docs/admin.md): one row per admin action, append-only in the database. */
+/**
+ * The audit log (docs/admin.md "Audit log"): one row per operator action, append-only in the
+ * database, whoever acts: a console admin or the holder of the operator API key. Every feature that
+ * takes an operator action records it here, in the action's own transaction.
+ */
 import type { AuditEntry, Page } from '../../engine/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
@@ -11,11 +15,14 @@ export type Actor = { kind: 'console'; adminId: number } | { kind: 'operator-key
 /** The operator API key, as an actor. */
 export const operatorKeyActor: Actor = { kind: 'operator-key' };
 
-/** The audit log's admin id of an actor: admin id 0 is the operator API key (docs/admin.md). */
+/** A signed-in console admin, as an actor. */
+export const consoleActor = (adminId: number): Actor => ({ kind: 'console', adminId });
+
+/** The admin id that names an actor in stored rows (the audit log's, who set a daily puzzle): 0 is the operator API key (docs/admin.md). */
 export const auditAdminId = (actor: Actor): number => (actor.kind === 'console' ? actor.adminId : 0);
 
 export interface AuditRecord {
-  adminId: number;
+  actor: Actor;
   action: string;
   target?: string;
   before?: unknown;
@@ -26,7 +33,7 @@ export interface AuditRecord {
 /** Appends one audit row, in the caller's transaction when it is one, so the action and its record commit together. */
 export const recordAudit = async (q: Queryable, r: AuditRecord): Promise<void> => {
   await q.query('INSERT INTO admin_audit (admin_id, at_ms, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
-    r.adminId, r.nowMs, r.action, r.target ?? '', r.before === undefined ? null : JSON.stringify(r.before), r.after === undefined ? null : JSON.stringify(r.after),
+    auditAdminId(r.actor), r.nowMs, r.action, r.target ?? '', r.before === undefined ? null : JSON.stringify(r.before), r.after === undefined ? null : JSON.stringify(r.after),
   ]);
 };
 
