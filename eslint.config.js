@@ -27,10 +27,12 @@ const userVisibleText = [
 const forbid = (groups) => ['error', { patterns: groups }];
 
 // The server's layers (docs/architecture.md "Server layout"): the app (app.ts, main.ts, web/, dev/)
-// → the routes (the HTTP edge) → the features → core. Every folder of server/ that is not core,
-// routes, web or dev is a feature; a route or another feature reaches it only through its exports.ts.
+// → the routes (the HTTP edge) and background/ (the wiring of the bot, the worker and the jobs)
+// → the features → core. Every folder of server/ that is not core, routes, background, web or dev
+// is a feature; a route, the wiring or another feature reaches it only through its exports.ts.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
-const serverEdge = ['routes', 'web', 'dev'];
+const serverWiring = ['routes', 'background'];
+const serverEdge = [...serverWiring, 'web', 'dev'];
 const serverFeatures = readdirSync(new URL('./server/', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== 'core' && !serverEdge.includes(d.name))
   .map((d) => d.name);
@@ -39,15 +41,19 @@ const appFiles = ['server/app.ts', 'server/main.ts', 'server/web', 'server/dev']
 const serverZones = [
   { target: 'server/core', from: 'server', except: ['./core'], message: 'server/core/ sits beneath everything: it imports no feature, route or app file.' },
   { target: 'server/routes', from: appFiles, message: 'The routes are imported by the app, never the other way.' },
-  // The edge only maps: a route calls a feature through its exports.ts, never a file inside it.
-  ...serverFeatures.map((feature) => ({
-    target: 'server/routes',
-    from: `server/${feature}`,
-    except: ['./exports.ts'],
-    message: `A route reaches a feature through its exports.ts (server/${feature}/exports.ts).`,
-  })),
+  { target: 'server/background', from: ['server/routes', ...appFiles], message: 'background/ is wiring the app starts: it imports no route or app file.' },
+  { target: 'server/routes', from: 'server/background', except: ['./exports.ts'], message: 'A route reaches the wiring through server/background/exports.ts.' },
+  // The edge and the wiring only map: they call a feature through its exports.ts, never a file inside it.
+  ...serverWiring.flatMap((wiring) =>
+    serverFeatures.map((feature) => ({
+      target: `server/${wiring}`,
+      from: `server/${feature}`,
+      except: ['./exports.ts'],
+      message: `${wiring === 'routes' ? 'A route' : 'The wiring'} reaches a feature through its exports.ts (server/${feature}/exports.ts).`,
+    })),
+  ),
   ...serverFeatures.flatMap((feature) => [
-    { target: `server/${feature}`, from: ['server/routes', ...appFiles], message: 'A feature never imports the routes or the app: they call it.' },
+    { target: `server/${feature}`, from: ['server/routes', 'server/background', ...appFiles], message: 'A feature never imports the routes, the wiring or the app: they call it.' },
     ...serverFeatures
       .filter((other) => other !== feature)
       .map((other) => ({

@@ -75,6 +75,14 @@ describe('server layers', () => {
     expect(await ruleIds(importing('../core/clock.ts', 'systemClock'), 'server/clicks/boundary-probe.ts')).toEqual([]);
   });
 
+  it("treats background/ as wiring: it reaches features through their exports.ts, and no feature imports it", async () => {
+    expect(await ruleIds(importing('../tasks/prune.ts', 'pruneTaskHistory'), 'server/background/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../tasks/exports.ts', 'pruneTaskHistory'), 'server/background/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../background/exports.ts', 'runJobsOnce'), 'server/daily/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../background/jobs.ts', 'runJobsOnce'), 'server/routes/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../routes/schemas.ts', 'errorSchema'), 'server/background/boundary-probe.ts')).toContain(restricted);
+  });
+
   it('refuses an import cycle', async () => {
     // ledger.ts is imported (through players/exports.ts) by boosts/player-actions.ts: importing that back closes a loop.
     expect(await ruleIds(importing('../boosts/exports.ts', 'payXAgeReward'), 'server/players/ledger.ts')).toContain('import-x/no-cycle');

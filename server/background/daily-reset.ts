@@ -1,17 +1,17 @@
 /**
  * The daily reset. Daily tasks (the ADS task's 10 views among them) keep their progress under the
  * UTC date (server/tasks/tasks.ts periodOf), so a new day starts at 0 by itself, even when this job
- * did not run; the job removes the finished days and the spent one-time tokens. It runs once per
- * UTC day across all processes (server/core/jobs/job.ts).
+ * did not run; the job removes the finished days and the spent one-time tokens, each feature its
+ * own rows (clicks, tasks, x-account), in one transaction. It runs once per UTC day across all
+ * processes (server/core/jobs/job.ts).
  */
 import type { Db } from '../core/db/db.ts';
 import { pruneClickBatches } from '../clicks/exports.ts';
 import { runJobIfDue, type Job, type JobOutcome } from '../core/jobs/job.ts';
+import { pruneTaskHistory } from '../tasks/exports.ts';
+import { pruneXStates } from '../x-account/exports.ts';
 
 export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().slice(0, 10);
-
-/** Turnstile tokens expire after 300 s; their hashes are kept a day to be safe. */
-const captchaKeepMs = 24 * 60 * 60 * 1000;
 
 export interface DailyResetResult {
   /** False when another process (or an earlier call) already ran today's reset. */
@@ -35,20 +35,12 @@ export const dailyResetJob: Job<Omit<DailyResetResult, 'ran'>> = {
     // pruneClickBatches asks for the Db but runs one DELETE: it belongs in this transaction too
     // (on PGlite a query beside an open transaction would wait for it forever).
     const clickBatchesRemoved = await pruneClickBatches(tx as Db, nowMs);
-    const daily = await tx.query(
-      `DELETE FROM task_completions c USING tasks t
-        WHERE c.task_id = t.id AND t.is_daily AND c.period <> 'once' AND c.period < $1`,
-      [day],
-    );
-    const ads = await tx.query('DELETE FROM ad_watch_sessions WHERE expires_at_ms < $1', [nowMs - 24 * 60 * 60 * 1000]);
-    const captcha = await tx.query('DELETE FROM captcha_tokens_used WHERE used_at_ms < $1', [nowMs - captchaKeepMs]);
-    const states = await tx.query('DELETE FROM x_oauth_states WHERE expires_at_ms <= $1', [nowMs]);
+    const tasks = await pruneTaskHistory(tx, day, nowMs);
+    const xStatesRemoved = await pruneXStates(tx, nowMs);
     return {
       day,
-      dailyRowsRemoved: daily.rowCount,
-      adSessionsRemoved: ads.rowCount,
-      captchaTokensRemoved: captcha.rowCount,
-      xStatesRemoved: states.rowCount,
+      ...tasks,
+      xStatesRemoved,
       clickBatchesRemoved,
     };
   },

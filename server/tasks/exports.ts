@@ -6,3 +6,4 @@ export { decodeEncryptData, readAdsToken } from './ads-token.ts';
 export { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from './task-claims.ts';
 export type { OutsideServices } from './task-evidence.ts';
 export { listTasks, loadTask, taskTypeValues } from './tasks.ts';
+export { pruneTaskHistory } from './prune.ts';

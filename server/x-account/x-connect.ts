@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
-import type { Db } from '../core/db/db.ts';
+import type { Db, Queryable } from '../core/db/db.ts';
 import { payXAgeReward } from '../boosts/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
@@ -133,3 +133,6 @@ export const completeXLogin = async (deps: XDeps, q: { state: string; code?: str
   return { redirect: withOutcome(row.redirect_to, linked ? undefined : 'already_linked') };
 };
 
+/** In the caller's transaction (the daily reset): the sign-in states past their expiry, whether used or not. */
+export const pruneXStates = async (tx: Queryable, nowMs: number): Promise<number> =>
+  (await tx.query('DELETE FROM x_oauth_states WHERE expires_at_ms <= $1', [nowMs])).rowCount;
