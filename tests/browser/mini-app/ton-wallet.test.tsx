@@ -42,6 +42,9 @@ describe('the TON wallet card under the Wallet teaser', () => {
     expect((await find('[data-testid="allocation"]')).textContent).toBe('your allocation: 7,789.51 MONEY');
   });
 
+  /** A bound on waiting for TON Connect's animations, not a speed asserted. */
+  const waitLong = { timeout: 10_000 };
+
   it("opens TON Connect's modal in Telegram's scheme: dark over the dark app, light over the light one", async () => {
     /** The relative luminance (0 black … 1 white) of the modal's panel as drawn. */
     const panelLuminance = async (scheme: 'light' | 'dark') => {
@@ -53,11 +56,12 @@ describe('the TON wallet card under the Wallet teaser', () => {
           const el = document.querySelector('#tc-widget-root [data-tc-modal] > div');
           if (!el) throw new Error('TON Connect has not opened its modal');
           return el;
-        });
+        }, waitLong);
         const [r, g, b] = getComputedStyle(panel).backgroundColor.match(/\d+/g)!.map(Number);
         // Closed again (its close button), so the next open draws a new one.
         await click(panel.querySelector('button[data-tc-icon-button]')!);
-        await vi.waitFor(() => expect(document.querySelector('#tc-widget-root [data-tc-modal]')).toBeNull());
+        // Its exit animation runs first: on a busy machine longer than vi.waitFor's default second.
+        await vi.waitFor(() => expect(document.querySelector('#tc-widget-root [data-tc-modal]')).toBeNull(), waitLong);
         return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
       } finally {
         client.restore();
