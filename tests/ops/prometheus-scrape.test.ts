@@ -163,6 +163,10 @@ describe.skipIf(skipWithout('prometheus scrape', prometheusPath))('a real Promet
       ['uncertain', 0],
     ]);
     expect([...byLabel('Rank fall-backs to PostgreSQL per second/A', 'reason').values()]).toEqual([0, 0, 0, 0]);
+    // Nothing was shed: every bound of the gate is there, at 0.
+    expect([...byLabel('Requests shed per second by reason/A', 'reason')].sort()).toEqual(
+      ['eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'inFlight', 'queueDelay'].map((reason) => [reason, 0]),
+    );
     expect([...byLabel('Replica fall-backs to the primary per second/A', 'reason')].sort()).toEqual([
       ['down', 0],
       ['lagging', 0],
@@ -197,6 +201,9 @@ describe.skipIf(skipWithout('prometheus scrape', prometheusPath))('a real Promet
         'Replica WAL behind the leader/A',
         'Broadcast queue depth/A',
         'Telegram 429s per second/A',
+        // The ranks job does not run beside this server (tests/server/rank-catch-up.test.ts reads both series).
+        'Rank marks waiting/A',
+        'Ranks lag/A',
         'Job run p99/A',
         'Job failures per second/A',
       ].sort(),
@@ -225,6 +232,7 @@ const checked = new Set([
   'Claim proof p99/A',
   'Broadcast sends per second by outcome/A',
   'Rank fall-backs to PostgreSQL per second/A',
+  'Requests shed per second by reason/A',
   'Replica fall-backs to the primary per second/A',
   "Seconds since each job's last success/A",
   'Resident memory/A',
