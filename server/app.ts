@@ -14,6 +14,10 @@ import type { Config } from './core/config/config.ts';
 import type { Db } from './core/db/db.ts';
 import { createDbProbe } from './core/db/probe.ts';
 import { startProcessMetrics, trackDatabase } from './core/metrics.ts';
+import { airdropMetrics } from './airdrop/exports.ts';
+import { broadcastMetrics } from './bot/exports.ts';
+import { clickMetrics } from './clicks/exports.ts';
+import { leaderboardMetrics } from './leaderboard/exports.ts';
 import { readyzChecked } from './core/shutdown.ts';
 import { seedTasks } from './tasks/tasks.ts';
 import { createLoadShedding } from './core/load-shedding.ts';
@@ -159,3 +163,10 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, reads: deps.reads ?? deps.db, config: deps.config, clock, frozen, airdrop });
   return app;
 };
+
+/**
+ * Every feature's metric series (docs/operations.md "Metrics"). A feature declares its series in the
+ * core registry when its metrics.ts loads; the app imports them all here, so GET /metrics lists
+ * every series from the start (at 0 where an alert reads it), whichever code a request loads first.
+ */
+export const featureSeries = { airdrop: airdropMetrics, broadcast: broadcastMetrics, clicks: clickMetrics, leaderboard: leaderboardMetrics } as const;

@@ -5,11 +5,11 @@
  */
 import type { Address, Cell } from '@ton/core';
 import { refuse } from '../core/errors.ts';
-import { metrics } from '../core/metrics.ts';
 import { parseTonAddress } from '../core/ton-address.ts';
 import { claimPayloadBoc } from './airdrop-boc.ts';
 import { addressKey, itemAt, pathTo } from './airdrop-tree.ts';
 import { jettonWalletOf } from './jetton-wallet.ts';
+import { airdropMetrics } from './metrics.ts';
 import type { ServedRound } from './served-round.ts';
 
 export interface ClaimDeps {
@@ -63,8 +63,8 @@ export async function claimFor(deps: ClaimDeps, addressText: string): Promise<Je
     claim.jetton_wallet = wallet.address.toRawString();
     claim.state_init = wallet.stateInit.toBoc().toString('base64');
   }
-  metrics.airdrop.proofsServed.inc();
-  metrics.airdrop.proofSeconds.observe((performance.now() - startedMs) / 1_000);
+  airdropMetrics.proofsServed.inc();
+  airdropMetrics.proofSeconds.observe((performance.now() - startedMs) / 1_000);
   return claim;
 }
 

@@ -1,4 +1,5 @@
 /** What the airdrop feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { airdropMetrics } from './metrics.ts';
 export { claimFor, jettonState } from './claim.ts';
 export type { ClaimDeps, JettonClaim, JettonState } from './claim.ts';
 export { createServedRound } from './served-round.ts';

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { metrics } from '../core/metrics.ts';
 import { inlineKeyboard, type Broadcast } from './broadcast-payload.ts';
 import { claimNext, loadBroadcast, queueDepth, recordOutcome, recoverAbandoned, releaseClaim, type ClaimedRecipient, type SendOutcome } from './broadcast-store.ts';
+import { broadcastMetrics } from './metrics.ts';
 import { createPacer } from './pacer.ts';
 
 export interface BroadcastWorkerOptions {
@@ -98,7 +98,7 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
       const outcome = classifySendError(err, opts.clock.now());
       // A 429 is about the bot, not the user: every lane waits.
       if (err instanceof GrammyError && err.error_code === 429) {
-        metrics.broadcast.telegram429.inc();
+        broadcastMetrics.telegram429.inc();
         pacer.pauseUntil(performance.now() + (err.parameters.retry_after ?? 1) * 1000);
       }
       return outcome;
@@ -140,7 +140,7 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
         continue;
       }
       const outcome = b === null ? ({ kind: 'failed', error: 'broadcast not found' } as const) : await send(row, b);
-      metrics.broadcast.messages.inc({ outcome: outcome.kind });
+      broadcastMetrics.messages.inc({ outcome: outcome.kind });
       // A crashed process records nothing; an abandoned lane behaves the same.
       if (abandoned) return;
       try {
@@ -157,7 +157,7 @@ export const startBroadcastWorker = (opts: BroadcastWorkerOptions): BroadcastWor
         const n = await recoverAbandoned(opts.db, opts.leaseMs, opts.clock.now());
         if (n) log(`broadcast: ${n} recipient(s) of a stopped worker marked uncertain`);
         // Sampled here, off any request path (docs/operations.md, MoneyBroadcastQueueStuck).
-        metrics.broadcast.queueDepth.set(await queueDepth(opts.db));
+        broadcastMetrics.queueDepth.set(await queueDepth(opts.db));
       } catch (err) {
         log(`broadcast: recovery failed: ${String(err)}`);
       }

@@ -1,4 +1,5 @@
 /** What the bot feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { broadcastMetrics } from './metrics.ts';
 export { allowedUpdates, createBot } from './bot.ts';
 export type { BotPayments } from './bot.ts';
 export type { Broadcast, InlineButton } from './broadcast-payload.ts';

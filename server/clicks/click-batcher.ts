@@ -1,9 +1,9 @@
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
-import { metrics, recordClickGroup } from '../core/metrics.ts';
 import { activeSpanContext, traced } from '../core/tracing.ts';
 import { applyClicks, GroupFailure, RowCache, type ClickAnswer } from './click-group.ts';
 import type { Click } from './click-sql.ts';
+import { clickMetrics, recordClickGroup } from './metrics.ts';
 import type { SpanContext } from '@opentelemetry/api';
 
 export type { ClickAnswer } from './click-group.ts';
@@ -120,7 +120,7 @@ export class ClickBatcher {
       recordClickGroup(group, answers, (performance.now() - startedMs) / 1_000);
       group.forEach((p, i) => p.resolve(answers[i]!));
     } catch (err) {
-      metrics.clicks.groupFailures.inc();
+      clickMetrics.groupFailures.inc();
       if (!(err instanceof GroupFailure)) {
         for (const p of group) this.known.delete(p.userId);
         for (const p of group) p.reject(err);

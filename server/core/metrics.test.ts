@@ -2,38 +2,13 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { metrics, metricsRegistry, recordClickGroup, recordJobCheck, recordJobStarted, scrape, trackDatabase, trackPool } from './metrics.ts';
+import { metrics, metricsRegistry, recordJobCheck, recordJobStarted, scrape, trackDatabase, trackPool } from './metrics.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const valueOf = async (m: { get(): Promise<{ values: { value: number; labels: Record<string, unknown>; metricName?: string }[] }> }, labels: Record<string, string> = {}, metricName?: string) =>
   (await m.get()).values.find((v) => (metricName === undefined || v.metricName === metricName) && Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
 
 describe('the metrics of one process', () => {
-  it('counts a click group: requested and accepted taps of new batches, the clipped rest, replays apart', async () => {
-    const before = {
-      requested: await valueOf(metrics.clicks.tapsRequested),
-      accepted: await valueOf(metrics.clicks.tapsAccepted),
-      clipped: await valueOf(metrics.clicks.tapsClipped),
-      replays: await valueOf(metrics.clicks.replays),
-      groups: await valueOf(metrics.clicks.groupSize, {}, 'money_click_group_size_count'),
-    };
-    recordClickGroup(
-      [{ click: 10 }, { click: 7 }, { click: 10 }],
-      [
-        { accepted: 10, replay: false },
-        { accepted: 4, replay: false },
-        { accepted: 10, replay: true },
-      ],
-      0.004,
-    );
-    expect(await valueOf(metrics.clicks.tapsRequested)).toBe(before.requested + 17);
-    expect(await valueOf(metrics.clicks.tapsAccepted)).toBe(before.accepted + 14);
-    expect(await valueOf(metrics.clicks.tapsClipped)).toBe(before.clipped + 3);
-    expect(await valueOf(metrics.clicks.replays)).toBe(before.replays + 1);
-    expect(await valueOf(metrics.clicks.groupSize, {}, 'money_click_group_size_count')).toBe(before.groups + 1);
-    expect(await valueOf(metrics.clicks.groupSize, {}, 'money_click_group_size_sum')).toBeGreaterThanOrEqual(3);
-  });
-
   it('reads the waiting clients of every tracked pool at each scrape, and forgets a closed one', async () => {
     const pool = { waitingCount: 3, idleCount: 0, totalCount: 10 };
     const untrack = trackPool('jobs', pool);
@@ -73,8 +48,6 @@ describe('the metrics of one process', () => {
   it('answers the text format, with the series alerts read present at 0 before any event', async () => {
     const { contentType, text } = await scrape();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(text).toMatch(/^money_broadcast_messages_total\{outcome="retry"\} 0$/m);
-    expect(text).toMatch(/^money_redis_rank_fallbacks_total\{reason="unavailable"\} 0$/m);
     for (const reason of ['lagging', 'down', 'promoted']) expect(text).toMatch(new RegExp(`^money_db_replica_fallbacks_total\\{reason="${reason}"\\} 0$`, 'm'));
     expect(text).toMatch(/^# TYPE money_http_request_duration_seconds histogram$/m);
     expect(metricsRegistry.getSingleMetric('process_cpu_user_seconds_total')).toBeUndefined();

@@ -1,7 +1,10 @@
 /**
- * The server's Prometheus metrics (docs/operations.md lists every series and what to do when its
- * alert fires). One registry per process; each part of the server records into the series below,
- * and GET /metrics (behind METRICS_TOKEN) answers them in the text format.
+ * The server's Prometheus registry (docs/operations.md lists every series and what to do when its
+ * alert fires). One registry per process. Core declares its own series here (HTTP requests, the
+ * database, the jobs, load shedding); each feature declares its series in its own `metrics.ts`
+ * with the helpers below, and GET /metrics (behind METRICS_TOKEN) answers them all in the text
+ * format. The app names every feature's series (`featureSeries`, server/app.ts), so all are in the
+ * registry from the start.
  *
  * Cost when metrics are off (no METRICS_TOKEN): the default process metrics (an event-loop delay
  * monitor, a GC observer) are not started and no HTTP hook is installed, so a request pays nothing;
@@ -10,26 +13,47 @@
  * With WORKERS=N (server/core/cluster.ts) a scrape reaches one worker at random, so every worker
  * answers /metrics with the sum over all of them: it asks the primary over IPC, and the primary's
  * prom-client AggregatorRegistry asks every worker for its registry and merges them (counters and
- * histograms sum; each gauge states its own rule below). The primary serves no port of its own.
+ * histograms sum; each gauge states its own rule where it is declared). The primary serves no port
+ * of its own.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type GaugeConfiguration, type HistogramConfiguration } from 'prom-client';
 
 export const metricsRegistry = new Registry();
 const registers = [metricsRegistry];
 
-// Latency buckets around the click path's decided p99 of 35 ms (docs/decisions/clicks.md).
-const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.035, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Latency buckets around the click path's decided p99 of 35 ms (docs/decisions/clicks.md). */
+export const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.035, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Fastify's route pattern (`routeOptions.url`), never a path with ids; requests no route matched share one label. */
 export const unmatchedRoute = 'unmatched';
 
+/** A counter with no label, in this process's registry. */
+export function counter(name: string, help: string): Counter {
+  return new Counter({ name, help, registers });
+}
+
 /** A counter by one label, in this process's registry. */
-const counterBy = <L extends string>(label: L, name: string, help: string) => new Counter({ name, help, labelNames: [label], registers });
+export function counterBy<L extends string>(label: L, name: string, help: string): Counter<L> {
+  return new Counter({ name, help, labelNames: [label], registers });
+}
+
+/** A gauge in this process's registry; its `aggregator` is how WORKERS=N merges it (prom-client's default: sum). */
+export function gauge<L extends string = string>(config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L> {
+  return new Gauge({ ...config, registers });
+}
 
 /** A gauge by one label, merged over workers by `aggregator`. */
-const gaugeBy = <L extends string>(label: L, name: string, help: string, aggregator: 'min' | 'max') => new Gauge({ name, help, labelNames: [label], registers, aggregator });
+export function gaugeBy<L extends string>(label: L, name: string, help: string, aggregator: 'min' | 'max'): Gauge<L> {
+  return new Gauge({ name, help, labelNames: [label], registers, aggregator });
+}
 
+/** A histogram in this process's registry. */
+export function histogram<L extends string = string>(config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
+  return new Histogram({ ...config, registers });
+}
+
+/** Core's own series: the HTTP edge's, the database's and the jobs'. A feature's series are in its own `metrics.ts`. */
 export const metrics = {
   http: {
     requestSeconds: new Histogram({
@@ -45,25 +69,6 @@ export const metrics = {
       registers,
     }),
     shed: counterBy('reason', 'money_http_shed_total', 'Requests answered 503 with Retry-After before any work because the process was overloaded, by the bound it was past (docs/faults.md "Overload").'),
-  },
-  clicks: {
-    tapsRequested: new Counter({ name: 'money_click_taps_requested_total', help: 'Taps sent in new click batches (replays not counted).', registers }),
-    tapsAccepted: new Counter({ name: 'money_click_taps_accepted_total', help: 'Taps credited: within energy and the human-rate allowance (§9).', registers }),
-    tapsClipped: new Counter({ name: 'money_click_taps_clipped_total', help: 'Taps refused by the energy or the human-rate allowance: requested minus accepted.', registers }),
-    replays: new Counter({ name: 'money_click_batch_replays_total', help: 'Click batches sent again with a batchId already stored: answered with the first count, nothing credited.', registers }),
-    groupSize: new Histogram({
-      name: 'money_click_group_size',
-      help: 'Click batches applied together in one group (docs/storage.md "Click groups").',
-      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1_000],
-      registers,
-    }),
-    groupCommitSeconds: new Histogram({
-      name: 'money_click_group_commit_seconds',
-      help: "A click group's time from its start to its answers, its write committed.",
-      buckets: latencyBuckets,
-      registers,
-    }),
-    groupFailures: new Counter({ name: 'money_click_group_failures_total', help: 'Click groups whose write failed: every batch in it was answered with the error.', registers }),
   },
   db: {
     poolWaits: counterBy('pool', 'money_db_pool_waits_total', 'Statements and transactions that had to wait for a pooled PostgreSQL connection (every connection busy).'),
@@ -104,34 +109,6 @@ export const metrics = {
     }),
     replicaFallbacks: counterBy('reason', 'money_db_replica_fallbacks_total', 'Times the social reads went back to the primary, by reason: lagging (past REPLICA_MAX_LAG_MS), down, promoted.'),
   },
-  redis: {
-    rankFallbacks: counterBy('reason', 'money_redis_rank_fallbacks_total', 'Leaderboard pages read from the PostgreSQL snapshot although REDIS_URL is set, by reason.'),
-  },
-  // The ranks job's queue and staleness, read from the database after each tick (server/leaderboard/ranks-job.ts).
-  ranks: {
-    marksWaiting: new Gauge({
-      name: 'money_ranks_marks_waiting',
-      help: 'Balance changes marked and not yet applied to the ranked view, counted up to the rebuild threshold (the highest over workers).',
-      registers,
-      aggregator: 'max',
-    }),
-    lagSeconds: new Gauge({
-      name: 'money_ranks_lag_seconds',
-      help: 'While marks wait: seconds since the ranked view last held every marked change; 0 when none waits (the highest over workers).',
-      registers,
-      aggregator: 'max',
-    }),
-  },
-  broadcast: {
-    queueDepth: new Gauge({
-      name: 'money_broadcast_queue_depth',
-      help: 'Broadcast recipients pending or being sent, sampled by the broadcast worker (the same queue in every worker: max).',
-      registers,
-      aggregator: 'max',
-    }),
-    messages: counterBy('outcome', 'money_broadcast_messages_total', "Broadcast sends by Telegram's answer: sent, failed (not delivered), retry (certainly not delivered, queued again), uncertain (maybe delivered, never re-sent)."),
-    telegram429: new Counter({ name: 'money_broadcast_telegram_429_total', help: 'Telegram answers 429 Too Many Requests to a broadcast send (every lane pauses for retry_after).', registers }),
-  },
   // A job's label is `name`: Prometheus gives every series its scrape `job` label.
   jobs: {
     seconds: new Histogram({
@@ -145,30 +122,15 @@ export const metrics = {
     checkInterval: gaugeBy('name', 'money_job_check_interval_seconds', 'How often each process checks the job: the alert compares the time since its last success with this.', 'max'),
     failures: counterBy('name', 'money_job_failures_total', "A job's checks that threw (the next check retries)."),
   },
-  airdrop: {
-    proofsServed: new Counter({ name: 'money_airdrop_proofs_served_total', help: 'Claim proofs answered by the TEP-176 API (GET …/jetton/wallet/:address).', registers }),
-    proofSeconds: new Histogram({
-      name: 'money_airdrop_proof_duration_seconds',
-      help: 'Time to build a served claim proof and its answer.',
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-      registers,
-    }),
-  },
 } as const;
 
-/** The reasons of money_redis_rank_fallbacks_total (bounded). */
-export type RankFallbackReason = 'unavailable' | 'error' | 'unpublished' | 'unknown_player';
 /** The reasons of money_http_shed_total: the queue's bound, or the bound a sample was past above the floor (server/core/load-shedding.ts). */
 export const shedReasons = ['inFlight', 'eventLoopDelay', 'eventLoopUtilization', 'heapUsedBytes', 'queueDelay'] as const;
 export type ShedReason = (typeof shedReasons)[number];
-/** The outcomes of money_broadcast_messages_total (the broadcast queue's own SendOutcome kinds). */
-export type BroadcastOutcome = 'sent' | 'failed' | 'retry' | 'uncertain';
 /** The reasons of money_db_replica_fallbacks_total: every state of server/core/db/replica.ts but `replica`. */
 export type ReplicaFallbackReason = 'lagging' | 'down' | 'promoted';
 
 // Series an alert or a rate reads exist from the start at 0, so the first event is an increase.
-for (const reason of ['unavailable', 'error', 'unpublished', 'unknown_player'] satisfies RankFallbackReason[]) metrics.redis.rankFallbacks.inc({ reason }, 0);
-for (const outcome of ['sent', 'failed', 'retry', 'uncertain'] satisfies BroadcastOutcome[]) metrics.broadcast.messages.inc({ outcome }, 0);
 for (const reason of shedReasons) metrics.http.shed.inc({ reason }, 0);
 for (const reason of ['lagging', 'down', 'promoted'] satisfies ReplicaFallbackReason[]) metrics.db.replicaFallbacks.inc({ reason }, 0);
 
@@ -197,28 +159,6 @@ export const trackDatabase = (name: string, probe: () => Promise<boolean>): (() 
   const entry = { name, probe };
   databases.add(entry);
   return () => void databases.delete(entry);
-};
-
-/** One click group's answers: taps requested, accepted and clipped, replays, the group's size and time. */
-export const recordClickGroup = (group: readonly { click: number }[], answers: readonly { accepted: number; replay: boolean }[], seconds: number): void => {
-  let requested = 0;
-  let accepted = 0;
-  let replays = 0;
-  for (let i = 0; i < group.length; i++) {
-    const a = answers[i]!;
-    if (a.replay) replays++;
-    else {
-      requested += group[i]!.click;
-      accepted += a.accepted;
-    }
-  }
-  const { clicks } = metrics;
-  clicks.tapsRequested.inc(requested);
-  clicks.tapsAccepted.inc(accepted);
-  clicks.tapsClipped.inc(requested - accepted);
-  if (replays > 0) clicks.replays.inc(replays);
-  clicks.groupSize.observe(group.length);
-  clicks.groupCommitSeconds.observe(seconds);
 };
 
 /** A job's check: `didWork` when it ran its work (not when its period was already done). */

@@ -1,4 +1,5 @@
 /** What the leaderboard feature offers the routes and the other features: they import it from here and nowhere else (docs/architecture.md, "Server layout"). */
+export { leaderboardMetrics } from './metrics.ts';
 export { applyPendingRanks, rebuildRanks } from './rank-view.ts';
 export type { RankApply, RankRebuild } from './rank-view.ts';
 export { ranksJob } from './ranks-job.ts';

@@ -13,8 +13,8 @@
  * the tick reports what the applying one left.
  */
 import type { Db } from '../core/db/db.ts';
-import { metrics } from '../core/metrics.ts';
 import type { RedisHandle } from '../core/redis.ts';
+import { leaderboardMetrics } from './metrics.ts';
 import { catchUpRanks, marksWaiting, rankMeta, rebuildThreshold, type RankApply, type RankRebuild } from './rank-view.ts';
 import { syncRedisRanks, type RedisSync } from './redis-ranks.ts';
 
@@ -67,6 +67,6 @@ const reportLag = async (db: Db, nowMs: number, emptySeenMs: number, rebuildAt?:
 };
 
 const setLag = (nowMs: number, waiting: number, caughtUpAtMs: number, emptySeenMs: number) => {
-  metrics.ranks.marksWaiting.set(waiting);
-  metrics.ranks.lagSeconds.set(waiting === 0 ? 0 : Math.max(0, nowMs - Math.max(caughtUpAtMs, emptySeenMs)) / 1_000);
+  leaderboardMetrics.marksWaiting.set(waiting);
+  leaderboardMetrics.lagSeconds.set(waiting === 0 ? 0 : Math.max(0, nowMs - Math.max(caughtUpAtMs, emptySeenMs)) / 1_000);
 };

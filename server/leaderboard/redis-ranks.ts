@@ -13,10 +13,10 @@
 import type { LeaderboardEntry } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
-import { metrics, type RankFallbackReason } from '../core/metrics.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { entryOf, pageWithOwn, profileColumns, unrankedEntry, type LeaderboardPage } from './leaderboard.ts';
+import { leaderboardMetrics, type RankFallbackReason } from './metrics.ts';
 import type { UserRow } from '../players/exports.ts';
 
 const idSpace = 10n ** 16n;
@@ -167,7 +167,7 @@ export const leaderboardFromRedis = async (
 ): Promise<LeaderboardPage | null> => {
   // Each fall-back to the snapshot is counted by its reason (docs/operations.md, MoneyRedisRankFallbacks).
   const fallBack = (reason: RankFallbackReason): null => {
-    metrics.redis.rankFallbacks.inc({ reason });
+    leaderboardMetrics.rankFallbacks.inc({ reason });
     return null;
   };
   if (!redis.ready()) return fallBack('unavailable');

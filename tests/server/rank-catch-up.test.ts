@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaderboardEntry } from '../../engine/api-types.ts';
 import { money } from '../../engine/money.ts';
-import { metrics } from '../../server/core/metrics.ts';
+import { leaderboardMetrics } from '../../server/leaderboard/exports.ts';
 import { leaderboardFromView, type LeaderboardPage } from '../../server/leaderboard/leaderboard.ts';
 import { applyRankChanges, catchUpRanks, marksWaiting, rebuildRanks, rebuildThreshold } from '../../server/leaderboard/rank-view.ts';
 import { ranksJob } from '../../server/leaderboard/ranks-job.ts';
@@ -193,18 +193,18 @@ describe.each(backends)('ranks while the view catches up with a bulk import (%s)
     const t0 = h.clock.now();
     const tick = ranksJob(h.db, undefined, { rebuildAt: 100_000, maxMarks: 100 });
     await tick(t0);
-    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBe(0);
+    expect((await leaderboardMetrics.lagSeconds.get()).values[0]?.value).toBe(0);
     await bulkImport(1_200);
     // Ten applies of 100 marks a tick: 200 are left after the first tick, seconds after the view last caught up.
     h.clock.advance(7_000);
     const first = await tick(h.clock.now());
     expect(first).toMatchObject({ waiting: 1_200, applied: { marks: 1_000 } });
-    expect((await metrics.ranks.marksWaiting.get()).values[0]?.value).toBe(200);
-    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBeGreaterThanOrEqual(7);
+    expect((await leaderboardMetrics.marksWaiting.get()).values[0]?.value).toBe(200);
+    expect((await leaderboardMetrics.lagSeconds.get()).values[0]?.value).toBeGreaterThanOrEqual(7);
     h.clock.advance(1_000);
     await tick(h.clock.now());
-    expect((await metrics.ranks.marksWaiting.get()).values[0]?.value).toBe(0);
-    expect((await metrics.ranks.lagSeconds.get()).values[0]?.value).toBe(0);
+    expect((await leaderboardMetrics.marksWaiting.get()).values[0]?.value).toBe(0);
+    expect((await leaderboardMetrics.lagSeconds.get()).values[0]?.value).toBe(0);
   });
 
   it('rebuilds past a twentieth of the players, and never below 100,000 marks', () => {

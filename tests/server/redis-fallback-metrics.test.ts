@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { metrics } from '../../server/core/metrics.ts';
+import { leaderboardMetrics } from '../../server/leaderboard/exports.ts';
 import { openRedis, type RedisHandle } from '../../server/core/redis.ts';
 import { harnessOn, openHarness, type Harness } from './harness.ts';
 
-const fallbacks = async (reason: string) => (await metrics.redis.rankFallbacks.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+const fallbacks = async (reason: string) => (await leaderboardMetrics.rankFallbacks.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
 
 const redisUrl = process.env.TEST_REDIS_URL;
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { startBroadcastWorker } from '../../server/bot/broadcast-worker.ts';
 import { queueDepth, type BroadcastProgress } from '../../server/bot/broadcast-store.ts';
-import { metrics } from '../../server/core/metrics.ts';
+import { broadcastMetrics } from '../../server/bot/exports.ts';
 import { startFakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { backends, botToken, openForSuite, openServicesHarness, waitFor } from './harness.ts';
 
@@ -26,9 +26,9 @@ describe.each(backends)('the broadcast metrics (%s)', (backend) => {
     );
     const tg = await startFakeTelegram(botToken);
     const before = {
-      sent: await valueOf(metrics.broadcast.messages, { outcome: 'sent' }),
-      retry: await valueOf(metrics.broadcast.messages, { outcome: 'retry' }),
-      limited: await valueOf(metrics.broadcast.telegram429),
+      sent: await valueOf(broadcastMetrics.messages, { outcome: 'sent' }),
+      retry: await valueOf(broadcastMetrics.messages, { outcome: 'retry' }),
+      limited: await valueOf(broadcastMetrics.telegram429),
     };
     tg.settings.rateLimit = { everyN: 3, retryAfterS: 1 };
     const queued = await h.call('POST', '/public/send-telemss', null, { body: { message: 'counted' }, headers: keyHeader });
@@ -39,15 +39,15 @@ describe.each(backends)('the broadcast metrics (%s)', (backend) => {
     try {
       const remaining = async () => (await h.call('GET', `/public/send-telemss/${broadcastId}`, null, { headers: keyHeader })).json<BroadcastProgress>().remaining;
       await waitFor(async () => (await remaining()) === 0, 'the broadcast to finish');
-      await waitFor(async () => (await valueOf(metrics.broadcast.queueDepth)) === 0, 'a sample of the empty queue');
+      await waitFor(async () => (await valueOf(broadcastMetrics.queueDepth)) === 0, 'a sample of the empty queue');
     } finally {
       await worker.stop({ deadlineMs: 1_000 });
       await tg.close();
     }
     expect(tg.delivered).toHaveLength(6);
     expect(tg.rateLimited).toBeGreaterThanOrEqual(1);
-    expect((await valueOf(metrics.broadcast.messages, { outcome: 'sent' })) - before.sent).toBe(6);
-    expect((await valueOf(metrics.broadcast.messages, { outcome: 'retry' })) - before.retry).toBe(tg.rateLimited);
-    expect((await valueOf(metrics.broadcast.telegram429)) - before.limited).toBe(tg.rateLimited);
+    expect((await valueOf(broadcastMetrics.messages, { outcome: 'sent' })) - before.sent).toBe(6);
+    expect((await valueOf(broadcastMetrics.messages, { outcome: 'retry' })) - before.retry).toBe(tg.rateLimited);
+    expect((await valueOf(broadcastMetrics.telegram429)) - before.limited).toBe(tg.rateLimited);
   });
 });
