@@ -7,3 +7,4 @@ export { refreshStatsCache, rebuildStatsCache, currentPlayers } from './stats-ca
 export { leaderboardFromView } from './leaderboard.ts';
 export { leaderboardFromRedis } from './redis-ranks.ts';
 export { readStatsCache } from './stats-cache.ts';
+export { leaderboardSettings } from './settings.ts';
