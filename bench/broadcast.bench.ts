@@ -10,7 +10,7 @@ import { parseBroadcast } from '../server/bot/broadcast-payload.ts';
 import { enqueueBroadcast, broadcastProgress } from '../server/bot/broadcast-store.ts';
 import { startBroadcastWorker } from '../server/bot/broadcast-worker.ts';
 import { systemClock } from '../server/core/clock.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { startFakeTelegram } from '../server/dev/stand-ins/fake-telegram.ts';
 import { benchPgUrl } from './load.ts';

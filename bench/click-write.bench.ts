@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb } from '../server/core/db/db.ts';
 import { applyClicks, RowCache } from '../server/clicks/click-group.ts';
 import type { Click } from '../server/clicks/click-sql.ts';

@@ -38,7 +38,7 @@ import { apiPrefix, type ClickResult, type UserStatus } from '../engine/api-type
 import { airdropReasonCodes, type AirdropFlag, type AirdropFlagsPage, type AirdropReasonCode } from '../engine/airdrop-review.ts';
 import { createApp } from '../server/app.ts';
 import { manualClock } from '../server/core/clock.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb } from '../server/core/db/db.ts';
 import { integrityRulesOf } from '../server/integrity/rules.ts';
 import { foldLagMs, refreshIntegrity } from '../server/integrity/signals-job.ts';

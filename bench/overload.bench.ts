@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { apiPrefix } from '../engine/api-types.ts';
 import { createApp } from '../server/app.ts';
 import { systemClock } from '../server/core/clock.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb } from '../server/core/db/db.ts';
 import { metrics } from '../server/core/metrics.ts';
 import { signInitData } from '../server/players/init-data.ts';

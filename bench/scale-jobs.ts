@@ -6,7 +6,7 @@
  */
 import { takeSnapshot } from '../server/airdrop/snapshot.ts';
 import { rebuildConsoleCounters, refreshConsoleAggregates } from '../server/console/console-aggregates.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import type { Db } from '../server/core/db/db.ts';
 import { openRedis } from '../server/core/redis.ts';
 import { runReminders } from '../server/daily/reminders.ts';

@@ -30,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { apiPrefix, type LeaderboardEntry, type Page } from '../engine/api-types.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { openRedis } from '../server/core/redis.ts';
 import { ranksVersionKey } from '../server/leaderboard/redis-ranks.ts';

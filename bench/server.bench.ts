@@ -21,7 +21,7 @@ import { money, toWire } from '../engine/money.ts';
 import { createApp } from '../server/app.ts';
 import { initDataFromHeader, initDataSecret, signInitData, verifyInitData, type VerifiedInitData } from '../server/players/init-data.ts';
 import { systemClock } from '../server/core/clock.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { statusOf, type UserRow } from '../server/players/users.ts';
 import { botToken, firstId, players, refcodeOf, seedPlayers, totalClicks as storedClicks } from './click-players.ts';

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { apiPrefix } from '../engine/api-types.ts';
 import { takeSnapshot } from '../server/airdrop/snapshot.ts';
 import { createApp } from '../server/app.ts';
-import { loadConfig } from '../server/core/config/config.ts';
+import { loadConfig } from '../server/background/settings.ts';
 import { openDb } from '../server/core/db/db.ts';
 import { writeSection } from './results.ts';
 

@@ -8,3 +8,4 @@ export { allocationOf, latestBuiltRound, roundSummary } from './snapshot.ts';
 export { takeAirdropSnapshot, withRootInt } from './take-snapshot.ts';
 export { verifyTonProof } from './ton-proof.ts';
 export { issueTonProofPayload, linkedWallet, linkWallet, unlinkWallet } from './wallet-links.ts';
+export { airdropSettings } from './settings.ts';

@@ -6,10 +6,11 @@
  * audit row as the operator key's, admin id 0), without holding an API process's event loop. The
  * fourth argument says what becomes of excluded players' MONEY (docs/airdrop.md "Exclusions").
  */
-import { loadConfig } from '../core/config/config.ts';
+import { configSchemaOf, loadSettings } from '../core/config/config.ts';
 import { openDb } from '../core/db/db.ts';
 import { operatorKeyActor } from '../audit/exports.ts';
 import { excludedMoneyChoices, type ExcludedMoney } from '../../engine/admin-types.ts';
+import { airdropSettings } from './settings.ts';
 import { roundDatesProblem } from './snapshot.ts';
 import { takeAirdropSnapshot } from './take-snapshot.ts';
 
@@ -28,7 +29,8 @@ if (problem !== null) {
   console.error(`${problem.field}: ${problem.message}\n${usage}`);
   process.exit(2);
 }
-const config = loadConfig(process.env);
+// The keys this command reads: core's and the airdrop's, every problem listed as at the server's start.
+const config = loadSettings(configSchemaOf(airdropSettings), process.env);
 const db = await openDb(config);
 try {
   const started = Date.now();

@@ -2,3 +2,5 @@
 export { createGameBot } from './game-bot.ts';
 export { backgroundJobs, runJobsOnce } from './jobs.ts';
 export type { JobSet, JobsResult } from './jobs.ts';
+export { configSchema, loadConfig } from './settings.ts';
+export type { Config } from './settings.ts';

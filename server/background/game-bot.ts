@@ -8,12 +8,12 @@
 import type { Bot } from 'grammy';
 import { localeForLanguageCode } from '../../engine/i18n/locales.ts';
 import { refusalCatalogId } from '../../engine/refusals.ts';
-import { botAdminOf } from '../core/config/admin-config.ts';
+import { botAdminOf } from '../console/exports.ts';
 import { catalogText } from '../core/catalog-text.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from './settings.ts';
 import type { Db } from '../core/db/db.ts';
-import { miniAppUrl } from '../core/config/outside-config.ts';
+import { miniAppUrl } from '../bot/exports.ts';
 import { chosenLanguageOf } from '../players/exports.ts';
 import { noteBotReachable } from '../daily/exports.ts';
 import { createBot, type BotPayments } from '../bot/exports.ts';

@@ -10,13 +10,13 @@
  * `runJobsOnce`, what GET /public/test-cron calls, runs it once, now.
  */
 import type { PublicStats } from '../../engine/api-types.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from './settings.ts';
 import type { Db } from '../core/db/db.ts';
 import { runJobIfDue, type Job, type JobOutcome } from '../core/jobs/job.ts';
 import type { SelfCoordinatedJob } from '../core/jobs/scheduler.ts';
 import type { RedisHandle } from '../core/redis.ts';
-import { dailySecretOf } from '../core/config/daily-config.ts';
-import { miniAppUrl } from '../core/config/outside-config.ts';
+import { dailySecretOf } from '../daily/exports.ts';
+import { miniAppUrl } from '../bot/exports.ts';
 import { refreshConsoleAggregates } from '../console/exports.ts';
 import { ranksJob, type RankApply, type RanksTick } from '../leaderboard/exports.ts';
 import { rebuildStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';

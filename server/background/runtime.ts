@@ -7,12 +7,12 @@
  * A development token (no real bot) runs neither the bot nor the worker.
  */
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from './settings.ts';
 import type { Db } from '../core/db/db.ts';
 import { startJobs, type JobsHandle } from '../core/jobs/scheduler.ts';
 import { runParallel } from '../core/shutdown.ts';
 import type { RedisHandle } from '../core/redis.ts';
-import { webhookSecret } from '../core/config/outside-config.ts';
+import { webhookSecret } from '../bot/exports.ts';
 import { allowedUpdates, startBroadcastWorker, type BroadcastWorker } from '../bot/exports.ts';
 import { backgroundJobs } from './jobs.ts';
 import { createGameBot } from './game-bot.ts';

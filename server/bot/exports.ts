@@ -10,3 +10,4 @@ export type { BroadcastWorker } from './broadcast-worker.ts';
 export { parseBroadcast } from './broadcast-payload.ts';
 export { broadcastProgress, enqueueBroadcast } from './broadcast-store.ts';
 export type { BroadcastProgress } from './broadcast-store.ts';
+export { botSettings, miniAppUrl, webhookSecret } from './settings.ts';

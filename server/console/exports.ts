@@ -7,3 +7,4 @@ export { verifyLoginWidget } from './login-widget.ts';
 export { cheatSignals, playerDetail, playerLedger, playerReferrals, recentPlayers, searchPlayers, setFrozen } from './players.ts';
 export { actorOf, adminOf, checkSameOrigin, clearedCookieHeader, createAdminGuard, createSession, deleteSession, sessionCookieHeader } from './sessions.ts';
 export type { SessionDeps } from './sessions.ts';
+export { adminIdsOf, botAdminOf, consoleSettings } from './settings.ts';

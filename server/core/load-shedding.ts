@@ -30,11 +30,11 @@ import { getHeapStatistics } from 'node:v8';
 import { adminApiPrefix } from '../../engine/admin-types.ts';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { refusalMessage } from '../../engine/refusals.ts';
-import type { Config } from './config/config.ts';
+import type { CoreConfig } from './config/config.ts';
 import { metrics, shedReasons, type ShedReason } from './metrics.ts';
 
 export type SheddingConfig = Pick<
-  Config,
+  CoreConfig,
   | 'SHED_IN_FLIGHT_FLOOR'
   | 'SHED_MAX_IN_FLIGHT'
   | 'SHED_EVENT_LOOP_DELAY_MS'

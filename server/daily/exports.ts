@@ -8,3 +8,4 @@ export { guessCipher } from './cipher.ts';
 export { dailyMaxDaysListed, listDailyDays, setDailyPuzzle } from './console.ts';
 export { createActivityNoter, setReminders } from './reminders.ts';
 export { claimStreak } from './streak.ts';
+export { dailySecretOf, dailySettings } from './settings.ts';

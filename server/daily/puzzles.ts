@@ -17,7 +17,7 @@ export interface DailyPuzzle {
   readonly cipher: string;
 }
 
-/** The server secret the draws are made with (server/core/config/daily-config.ts). */
+/** The server secret the draws are made with (server/daily/settings.ts). */
 export type DailySecret = Buffer;
 
 const draw = (secret: DailySecret, label: string): Buffer => createHmac('sha256', secret).update(label).digest();

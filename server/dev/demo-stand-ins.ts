@@ -10,8 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { apiPrefix, demoPaths, type DemoService } from '../../engine/api-types.ts';
-import type { Config } from '../core/config/config.ts';
-import { boostChannelId, publicUrl, xCallbackUrl } from '../core/config/outside-config.ts';
+import type { Config } from '../background/settings.ts';
+import { publicUrl } from '../core/config/outside-config.ts';
+import { boostChannelId } from '../tasks/exports.ts';
+import { xCallbackUrl } from '../x-account/exports.ts';
 import { adsgramRewardUrl, sendAdsgramReward } from './stand-ins/adsgram-driver.ts';
 import { adsgramSdkScript } from './stand-ins/adsgram-sdk.ts';
 import { exchangeSettings, startFakeExchanges, type FakeExchanges } from './stand-ins/fake-exchanges.ts';

@@ -4,10 +4,10 @@
  * exactly as the bot's /admin button opens it (signed init data in the URL hash).
  */
 import type { FastifyInstance } from 'fastify';
-import { adminIdsOf } from '../core/config/admin-config.ts';
+import { adminIdsOf } from '../console/exports.ts';
 import { signInitData } from '../players/init-data.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/settings.ts';
 import { demoUser } from './launch-url.ts';
 import { refuse } from '../core/errors.ts';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/config/config.ts';
+import { configSchemaOf, loadSettings } from '../core/config/config.ts';
 import { cvOf, emptyCadence, foldBatch, type CadenceState } from './cadence.ts';
+import { integritySettings } from './settings.ts';
 import { integrityRulesOf } from './rules.ts';
 
-const rules = integrityRulesOf(loadConfig({ NODE_ENV: 'test' }));
+const rules = integrityRulesOf(loadSettings(configSchemaOf(integritySettings), { NODE_ENV: 'test' }));
 const t0 = Date.UTC(2026, 0, 15, 0, 0, 0);
 
 /** Folds batches given as [ms after t0, taps] into a fresh state. */

@@ -7,3 +7,4 @@ export type { IntegrityRunResult } from './signals-job.ts';
 export { DeviceSightings } from './devices.ts';
 export { decideAppeal, decideReview, noteMaxLength } from './decisions.ts';
 export { flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, openReviews } from './flags.ts';
+export { integritySettings } from './settings.ts';

@@ -5,7 +5,7 @@
  */
 import type { AirdropReasonCode } from '../../engine/airdrop-review.ts';
 import { economy } from '../../engine/economy.ts';
-import type { Config } from '../core/config/config.ts';
+import type { IntegritySettings } from './settings.ts';
 
 export interface IntegrityRules {
   jobEveryMs: number;
@@ -55,8 +55,8 @@ export interface IntegrityRules {
   autoClickCap: number;
 }
 
-/** The rules of a config (server/core/config/integrity-config.ts). */
-export const integrityRulesOf = (c: Config): IntegrityRules => ({
+/** The rules of a config (server/integrity/settings.ts). */
+export const integrityRulesOf = (c: IntegritySettings): IntegrityRules => ({
   jobEveryMs: c.INTEGRITY_JOB_MS,
   reviewScore: c.INTEGRITY_REVIEW_SCORE,
   sessionGapMs: c.INTEGRITY_SESSION_GAP_S * 1_000,

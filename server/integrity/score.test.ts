@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/config/config.ts';
+import { configSchemaOf, loadSettings } from '../core/config/config.ts';
 import { emptyCadence } from './cadence.ts';
+import { integritySettings } from './settings.ts';
 import { integrityRulesOf, reasonSentence } from './rules.ts';
 import { noGroup, reviewOf, stateOf, type PlayerFacts } from './score.ts';
 
-const rules = integrityRulesOf(loadConfig({ NODE_ENV: 'test' }));
+const rules = integrityRulesOf(loadSettings(configSchemaOf(integritySettings), { NODE_ENV: 'test' }));
 
 const facts = (over: Partial<PlayerFacts> = {}): PlayerFacts => ({
   cadence: emptyCadence(),

@@ -8,3 +8,4 @@ export { refreshStatsCache, rebuildStatsCache, currentPlayers } from './stats-ca
 export { leaderboardFromView } from './leaderboard.ts';
 export { leaderboardFromRedis } from './redis-ranks.ts';
 export { readStatsCache } from './stats-cache.ts';
+export { leaderboardSettings } from './settings.ts';

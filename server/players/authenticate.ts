@@ -5,7 +5,7 @@ import { maxEnergy } from '../../engine/energy.ts';
 import { refcodeFrom } from '../../engine/refcodes.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
 import { frozenPlayerMessage } from '../../engine/admin-types.ts';
 import type { FrozenSet } from './frozen-set.ts';
@@ -78,7 +78,7 @@ export const ensureUser = async (db: Db, u: TelegramUser, nowMs: number): Promis
 
 export interface AuthDeps {
   db: Db;
-  config: Pick<Config, 'BOT_TOKEN' | 'INIT_DATA_MAX_AGE_S'>;
+  config: Pick<CoreConfig, 'BOT_TOKEN' | 'INIT_DATA_MAX_AGE_S'>;
   clock: Clock;
   /** Frozen players: every call but a read is refused (docs/admin.md "Freeze"). */
   frozen?: FrozenSet;

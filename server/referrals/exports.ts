@@ -5,3 +5,4 @@ export { pokeChannelCheck } from './channel-rule.ts';
 export { prepareInvite } from './prepared-invite.ts';
 export { refLinkOf } from './ref-link.ts';
 export { listFriends, maxPageSize, registerReferral } from './referrals.ts';
+export { referralsSettings } from './settings.ts';

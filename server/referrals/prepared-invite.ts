@@ -12,7 +12,7 @@ import type { PreparedInvite } from '../../engine/api-types.ts';
 import { localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
 import { titleCatalogId, titleFor } from '../../engine/titles.ts';
 import { catalogText } from '../core/catalog-text.ts';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { publicUrl } from '../core/config/outside-config.ts';
 import { OutsideServiceError, requireSettings } from '../core/outside-http.ts';
@@ -50,7 +50,7 @@ export const inviteResult = (m: InviteMessage): InlineQueryResultPhoto => {
   };
 };
 
-type InviteConfig = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'BOT_USERNAME' | 'MINI_APP_NAME' | 'PUBLIC_URL' | 'PORT' | 'OUTSIDE_TIMEOUT_MS'>;
+type InviteConfig = Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'BOT_USERNAME' | 'MINI_APP_NAME' | 'PUBLIC_URL' | 'PORT' | 'OUTSIDE_TIMEOUT_MS'>;
 
 /** POST /invite/prepared: prepares the player's invite with the Bot API and returns its id. */
 export const prepareInvite = async (q: Queryable, config: InviteConfig, playerId: number, initData: VerifiedInitData): Promise<PreparedInvite> => {

@@ -3,7 +3,7 @@ import type { FrozenSet } from '../players/exports.ts';
 import type { ServedRound } from '../airdrop/exports.ts';
 import type { SessionDeps } from '../console/exports.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/exports.ts';
 import type { Db } from '../core/db/db.ts';
 
 /** What the console's route plugins get (registered under adminApiPrefix). */

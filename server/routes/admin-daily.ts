@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { DailyPuzzleInput } from '../../engine/admin-types.ts';
 import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
-import { dailySecretOf } from '../core/config/daily-config.ts';
+import { dailySecretOf } from '../daily/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { actorOf } from '../console/exports.ts';
 import { dailyMaxDaysListed, listDailyDays, setDailyPuzzle } from '../daily/exports.ts';

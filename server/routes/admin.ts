@@ -4,12 +4,12 @@
  * route registered after sign-in, so no route can forget it.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminIdsOf } from '../core/config/admin-config.ts';
+import { adminIdsOf } from '../console/exports.ts';
 import { listAudit } from '../audit/exports.ts';
 import { actorOf, cheatSignals, createAdminGuard, createTask, listAdminTasks, parseTaskInput, playerDetail, playerLedger, playerReferrals, recentPlayers, reorderTasks, searchPlayers, setFrozen, updateTask } from '../console/exports.ts';
 import type { FrozenSet } from '../players/exports.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import type { AdminContext } from './admin-context.ts';

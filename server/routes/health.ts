@@ -4,7 +4,7 @@
  * other caller gets the same 404 as an unknown route; the OpenAPI document never lists it).
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import type { DbReadiness } from '../core/db/probe.ts';
 import { dbRetryAfterS } from './error-handler.ts';

@@ -9,7 +9,7 @@ import { createGameBot } from '../background/exports.ts';
 import { broadcastProgress, enqueueBroadcast, parseBroadcast, type BroadcastProgress } from '../bot/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
-import { webhookSecret } from '../core/config/outside-config.ts';
+import { webhookSecret } from '../bot/exports.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import { broadcastBody } from './operator.ts';
 import { apiKeyHeader, objectOf, requireApiKey } from './schemas.ts';

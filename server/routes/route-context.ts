@@ -1,6 +1,6 @@
 import type { Authenticate } from '../players/exports.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import type { OutsideServices } from '../tasks/exports.ts';

@@ -9,3 +9,4 @@ export { revenueByDay } from './revenue.ts';
 export type { RevenueDay } from './revenue.ts';
 export { reconcileStars, reconciliationFlags, starsReconcileJob } from './reconcile.ts';
 export { listOrders, unmatchedPayments } from './console.ts';
+export { shopSettings } from './settings.ts';

@@ -8,7 +8,7 @@ import { availableEnergy } from '../../engine/energy.ts';
 import { localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
 import { autoTapEarnings, extendTapBoost, refillEnergy, tapMultiplier, type OrderState, type ShopEffect, type ShopOrderState, type ShopOrderView } from '../../engine/shop.ts';
 import type { RefusalCode } from '../../engine/refusals.ts';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
@@ -65,7 +65,7 @@ const saleRefusal = async (q: Queryable, item: { id: string; enabled: boolean; d
  */
 export const createOrder = async (
   db: Db,
-  config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>,
+  config: Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>,
   userId: number,
   itemId: string,
   languageCode: string | null | undefined,

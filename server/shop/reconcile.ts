@@ -6,9 +6,10 @@
  * `star_reconciliation` for the console. Each run reads at most `maxPages` pages of 100.
  */
 import type { AdminStarsFlag, StarsProblem } from '../../engine/admin-types.ts';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';
 import type { Job } from '../core/jobs/job.ts';
+import type { ShopSettings } from './settings.ts';
 import { starTransactions } from './stars-api.ts';
 
 const pageSize = 100;
@@ -26,7 +27,7 @@ type Problem = StarsProblem;
 const flag = async (tx: Queryable, chargeId: string, problem: Problem, detail: string, nowMs: number): Promise<number> =>
   (await tx.query('INSERT INTO star_reconciliation (charge_id, problem, detail, found_at_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [chargeId, problem, detail, nowMs])).rowCount;
 
-export const reconcileStars = async (tx: Queryable, config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, nowMs: number): Promise<ReconcileResult> => {
+export const reconcileStars = async (tx: Queryable, config: Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, nowMs: number): Promise<ReconcileResult> => {
   const mark = (await tx.query<{ offset_read: number }>('SELECT offset_read FROM star_reconciliation_mark WHERE id = 1 FOR UPDATE')).rows[0];
   let offset = Number(mark?.offset_read ?? 0);
   let read = 0;
@@ -62,7 +63,7 @@ export const reconcileStars = async (tx: Queryable, config: Pick<Config, 'BOT_TO
 };
 
 /** The job: once per SHOP_RECONCILE_MS window across processes (server/background/jobs.ts). */
-export const starsReconcileJob = (config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS' | 'SHOP_RECONCILE_MS'>): Job<ReconcileResult> => ({
+export const starsReconcileJob = (config: Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'> & ShopSettings): Job<ReconcileResult> => ({
   name: 'stars-reconcile',
   periodOf: (nowMs) => String(Math.floor(nowMs / config.SHOP_RECONCILE_MS)),
   checkEveryMs: Math.max(1_000, Math.floor(config.SHOP_RECONCILE_MS / 4)),

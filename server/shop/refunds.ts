@@ -6,7 +6,7 @@
  */
 import { availableEnergy } from '../../engine/energy.ts';
 import type { AdminRefundResult } from '../../engine/admin-types.ts';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
@@ -49,7 +49,7 @@ const takeBack = async (tx: Queryable, order: OrderRow, nowMs: number): Promise<
 export type RefundResult = AdminRefundResult;
 
 /** The console's refund of a paid order (also its operator-API door): Telegram, then the order, the effect, the ledger, revenue and audit. */
-export const refundOrder = async (db: Db, config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, actor: Actor, orderId: number, nowMs: number): Promise<RefundResult> => {
+export const refundOrder = async (db: Db, config: Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, actor: Actor, orderId: number, nowMs: number): Promise<RefundResult> => {
   const order = await loadOrder(db, orderId);
   if (order === null) throw refuse('shopOrderNotFound', { field: 'orderId', values: { orderId } });
   if (order.state !== 'paid' || order.charge_id === null) throw refuse('shopRefundNotPaid', { field: 'orderId', values: { orderId, state: order.state } });
@@ -69,7 +69,7 @@ export const refundOrder = async (db: Db, config: Pick<Config, 'BOT_TOKEN' | 'BO
 };
 
 /** A payment no order took (star_payments.credited false): refunded whole, with its audit row. */
-export const refundUnmatchedPayment = async (db: Db, config: Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, actor: Actor, chargeId: string, nowMs: number): Promise<{ chargeId: string; refunded: boolean }> => {
+export const refundUnmatchedPayment = async (db: Db, config: Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>, actor: Actor, chargeId: string, nowMs: number): Promise<{ chargeId: string; refunded: boolean }> => {
   const r = await db.query<{ user_id: number; stars: number; credited: boolean; refunded_at_ms: number | null }>('SELECT user_id, stars, credited, refunded_at_ms FROM star_payments WHERE charge_id = $1', [chargeId]);
   const p = r.rows[0];
   if (p === undefined || p.credited) throw refuse('starPaymentNotFound', { field: 'chargeId', values: { chargeId } });

@@ -4,10 +4,10 @@
  * own calls, with the outside-call timeout; a failure is an OutsideServiceError naming Telegram.
  */
 import { Api, GrammyError } from 'grammy';
-import type { Config } from '../core/config/config.ts';
+import type { CoreConfig } from '../core/config/config.ts';
 import { OutsideServiceError, requireSettings } from '../core/outside-http.ts';
 
-type StarsConfig = Pick<Config, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>;
+type StarsConfig = Pick<CoreConfig, 'BOT_TOKEN' | 'BOT_API_ROOT' | 'OUTSIDE_TIMEOUT_MS'>;
 
 const apiOf = (config: StarsConfig): Api => {
   requireSettings('telegram', { BOT_TOKEN: config.BOT_TOKEN });

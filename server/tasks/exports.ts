@@ -7,3 +7,4 @@ export { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from '
 export type { OutsideServices } from './task-evidence.ts';
 export { listTasks, loadTask, taskTypeValues } from './tasks.ts';
 export { pruneTaskHistory } from './prune.ts';
+export { boostChannelId, tasksSettings, turnstileHostnames } from './settings.ts';

@@ -10,25 +10,25 @@ import type { Db } from '../core/db/db.ts';
 import type { OutsideServices } from './task-evidence.ts';
 import { checkExchangeAccount, type ExchangeCheckOptions } from './exchange-check.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
-import { boostChannelId, turnstileHostnames, type OutsideConfig } from '../core/config/outside-config.ts';
+import { boostChannelId, turnstileHostnames, type TasksConfig } from './settings.ts';
 import { maxTurnstileTokenLength, siteverify, type TurnstileOptions } from './turnstile.ts';
 
 export interface OutsideServicesDeps {
   db: Db;
-  config: OutsideConfig;
+  config: TasksConfig;
   clock: Clock;
   /** Where refusals are explained (default: console.warn). */
   log?: (message: string) => void;
 }
 
-export const turnstileOptions = (c: OutsideConfig): TurnstileOptions => ({
+export const turnstileOptions = (c: TasksConfig): TurnstileOptions => ({
   verifyUrl: c.TURNSTILE_VERIFY_URL,
   secret: c.TURNSTILE_SECRET,
   hostnames: turnstileHostnames(c),
   timeoutMs: c.OUTSIDE_TIMEOUT_MS,
 });
 
-export const exchangeOptions = (c: OutsideConfig): ExchangeCheckOptions => ({
+export const exchangeOptions = (c: TasksConfig): ExchangeCheckOptions => ({
   endpoints: {
     CHECK_ONUS: { checkUrl: c.ONUS_CHECK_URL, apiKey: c.ONUS_API_KEY },
     CHECK_BINGX: { checkUrl: c.BINGX_CHECK_URL, apiKey: c.BINGX_API_KEY },
@@ -65,7 +65,7 @@ export const verifyCaptchaOnce = async (
 };
 
 /** One Bot API call about a user in the configured channel, with its refusals and faults typed. */
-const inChannel = async <T>(config: OutsideConfig, telegramUserId: string, call: (api: Api, chat: string, userId: number) => Promise<T>): Promise<T> => {
+const inChannel = async <T>(config: TasksConfig, telegramUserId: string, call: (api: Api, chat: string, userId: number) => Promise<T>): Promise<T> => {
   const chat = boostChannelId(config);
   if (!config.BOT_TOKEN || !chat) throw new OutsideServiceError('telegram', 'unconfigured', 'missing BOT_TOKEN or BOOST_CHANNEL_ID');
   const userId = Number(telegramUserId);
@@ -80,11 +80,11 @@ const inChannel = async <T>(config: OutsideConfig, telegramUserId: string, call:
 };
 
 /** getUserChatBoosts for the configured channel: how many active boosts the user has there. */
-export const countBoosts = (config: OutsideConfig, telegramUserId: string): Promise<number> =>
+export const countBoosts = (config: TasksConfig, telegramUserId: string): Promise<number> =>
   inChannel(config, telegramUserId, async (api, chat, userId) => (await api.getUserChatBoosts(chat, userId)).boosts.length);
 
 /** getChatMember in the configured channel: is the user a member now (§9's channel rule)? */
-export const isChannelMember = (config: OutsideConfig, telegramUserId: string): Promise<boolean> =>
+export const isChannelMember = (config: TasksConfig, telegramUserId: string): Promise<boolean> =>
   inChannel(config, telegramUserId, async (api, chat, userId) => {
     const m = await api.getChatMember(chat, userId);
     return m.status === 'creator' || m.status === 'administrator' || m.status === 'member' || (m.status === 'restricted' && m.is_member);

@@ -1,5 +1,5 @@
 import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
-import type { Config } from '../core/config/config.ts';
+import type { Config } from '../background/settings.ts';
 
 /** What the browser reads from the config block: the public part of the server's config, no secrets. */
 export const publicConfigOf = (config: Config): PublicConfig => ({

@@ -11,14 +11,14 @@ import type { Db, Queryable } from '../core/db/db.ts';
 import { payXAgeReward } from '../boosts/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { OutsideServiceError } from '../core/outside-http.ts';
-import { xCallbackUrl, xRedirectAllowlist, type OutsideConfig } from '../core/config/outside-config.ts';
+import { xCallbackUrl, xRedirectAllowlist, type XAccountConfig } from './settings.ts';
 import { accountAgeDays, authorizeUrl, exchangeCode, fetchMe, randomToken, requireXSettings, type XOAuthOptions } from './x-oauth.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 /** docs/rules.md §12: the OAuth state lives 10 minutes. */
 export const xStateTtlMs = 10 * 60 * 1000;
 
-export const xOptions = (c: OutsideConfig): XOAuthOptions => ({
+export const xOptions = (c: XAccountConfig): XOAuthOptions => ({
   clientId: c.X_CLIENT_ID,
   clientSecret: c.X_CLIENT_SECRET,
   authorizeUrl: c.X_AUTHORIZE_URL,
@@ -65,7 +65,7 @@ export const withOutcome = (redirectTo: string, error?: string): string => {
 
 export interface XDeps {
   db: Db;
-  config: OutsideConfig;
+  config: XAccountConfig;
   clock: Clock;
 }
 

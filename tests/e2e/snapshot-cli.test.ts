@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { openDb } from '../../server/core/db/db.ts';
 import { dbKinds, freshDatabase, removeDir, tempDataDir } from './harness.ts';
 

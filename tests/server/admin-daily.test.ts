@@ -8,7 +8,7 @@ import type { AdminDailyDay, AuditEntry, Page } from '../../engine/admin-types.t
 import type { CipherGuessResult, ErrorBody, UserStatus } from '../../engine/api-types.ts';
 import { dayStartMs, isoDay, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
-import { dailySecretOf } from '../../server/core/config/daily-config.ts';
+import { dailySecretOf } from '../../server/daily/settings.ts';
 import { drawCipher, drawCombo } from '../../server/daily/puzzles.ts';
 import { openAdminHarness } from './admin-harness.ts';
 import { setBalances, withAuditRefused } from './db-helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { openDb } from '../../server/core/db/db.ts';
 import { listMigrations, migrate } from '../../server/core/db/migrate.ts';
 

@@ -7,7 +7,7 @@ import type { CipherGuessResult, DailyClaimResult, ErrorBody, UserStatus } from 
 import { dayStartMs, isoDay, streakRewardMoney, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
 import { money } from '../../engine/money.ts';
-import { dailySecretOf } from '../../server/core/config/daily-config.ts';
+import { dailySecretOf } from '../../server/daily/settings.ts';
 import { drawCipher, drawCombo } from '../../server/daily/puzzles.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
 import { backends, expectMoney, openForSuite, openHarness } from './harness.ts';

@@ -10,7 +10,7 @@ import { money } from '../../engine/money.ts';
 import { createApp } from '../../server/app.ts';
 import { signInitData, type TelegramUser } from '../../server/players/init-data.ts';
 import { manualClock, type ManualClock } from '../../server/core/clock.ts';
-import { loadConfig, type Config } from '../../server/core/config/config.ts';
+import { loadConfig, type Config } from '../../server/background/settings.ts';
 import { openDb, type Db } from '../../server/core/db/db.ts';
 import type { RedisHandle } from '../../server/core/redis.ts';
 import type { OutsideServices } from '../../server/tasks/task-evidence.ts';

@@ -18,7 +18,7 @@ import { apiPrefix } from '../../engine/api-types.ts';
 import { refusalMessage } from '../../engine/refusals.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { createLoadShedding, type LoadShedding } from '../../server/core/load-shedding.ts';
 import { signInitData } from '../../server/players/init-data.ts';

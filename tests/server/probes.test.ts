@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix } from '../../engine/api-types.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { backends, botToken, openTestDb, startMs, testEnv } from './harness.ts';
 import { signInitData } from '../../server/players/init-data.ts';

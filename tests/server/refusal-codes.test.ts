@@ -9,7 +9,7 @@ import type { ErrorBody } from '../../engine/api-types.ts';
 import { refusalCodes, refusalMessage } from '../../engine/refusals.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { openDb, type Db } from '../../server/core/db/db.ts';
 import { refuse } from '../../server/core/errors.ts';
 import { installErrorHandler } from '../../server/routes/error-handler.ts';

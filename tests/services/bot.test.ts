@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { startBot } from '../../server/background/runtime.ts';
-import { webhookSecret } from '../../server/core/config/outside-config.ts';
+import { webhookSecret } from '../../server/bot/settings.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { startFakeTelegram, type DeliveredMessage, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { openTestDb } from '../server/harness.ts';

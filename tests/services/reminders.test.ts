@@ -15,7 +15,7 @@ import { dailyRemindersJob } from '../../server/daily/jobs.ts';
 import { dueRemindersSql, playersByIdSql } from '../../server/daily/reminders.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { setBalances } from '../server/db-helpers.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { testEnv } from '../server/harness.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness, waitFor } from './harness.ts';
 

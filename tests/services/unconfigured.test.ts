@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { refusalMessage } from '../../engine/refusals.ts';
 import { createApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { openTestDb } from '../server/harness.ts';
 import { openServicesHarness, openForSuite, testEnv } from './harness.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import { openDb, type Db } from '../../server/core/db/db.ts';
 import { registerDevLaunch } from '../../server/dev/dev-routes.ts';
 import { demoUser, initDataOf, launchUrl } from '../../server/dev/launch-url.ts';

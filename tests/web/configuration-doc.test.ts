@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configSchema, loadConfig } from '../../server/core/config/config.ts';
+import { configSchema, loadConfig } from '../../server/background/settings.ts';
 
 const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
 const documented = new Set([...doc.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]));

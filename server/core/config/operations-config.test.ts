@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { configSchemaOf, loadSettings } from './config.ts';
+
+const loadConfig = (env: Record<string, string | undefined>) => loadSettings(configSchemaOf({}), env);
 
 describe('operations settings', () => {
   it('defaults: shed at 256 API requests in flight, or above 32 past 50 ms of loop delay or queue or 90 % of the heap; no traces; no replica, 5 s lag bound checked every second', () => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { Config } from '../config/config.ts';
+import type { CoreConfig } from '../config/config.ts';
 import { metrics, trackPool } from '../metrics.ts';
 import { commitFailure, storageError, timeoutOf } from './errors.ts';
 import { migrate } from './migrate.ts';
@@ -203,7 +203,7 @@ const openPglite = async (dataDir: string, opts: OpenDbOptions): Promise<Db> => 
 };
 
 /** Opens PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR, and applies the migrations. */
-export const openDb = async (config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, opts: OpenDbOptions = {}): Promise<Db> => {
+export const openDb = async (config: Pick<CoreConfig, 'DATABASE_URL' | 'DATA_DIR'>, opts: OpenDbOptions = {}): Promise<Db> => {
   if (config.DATABASE_URL === undefined) {
     const db = await openPglite(config.DATA_DIR, opts);
     if (opts.migrate !== false) {

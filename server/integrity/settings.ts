@@ -1,7 +1,8 @@
 /**
- * The integrity review's thresholds (docs/airdrop.md "Integrity review"), spread into the server's
- * one schema in config.ts; every key is the env variable's own name. The defaults are the ones
- * docs/airdrop.md explains and bench/integrity.bench.ts measures. Players never see them.
+ * The integrity review's thresholds (docs/airdrop.md "Integrity review"), composed into the
+ * server's one schema by server/background/settings.ts; every key is the env variable's own name.
+ * The defaults are the ones docs/airdrop.md explains and bench/integrity.bench.ts measures.
+ * Players never see them.
  */
 import { z } from 'zod';
 
@@ -14,7 +15,7 @@ const day = z
   .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'must be a day YYYY-MM-DD, or empty')
   .default('');
 
-export const integrityConfigShape = {
+export const integritySettings = {
   // The dates the site's /airdrop page publishes (empty: "announced in the channel").
   /** The last day of review decisions and appeals. */
   AIRDROP_REVIEW_ENDS: day,
@@ -109,3 +110,6 @@ export const integrityConfigShape = {
   /** An X account at least this old (days) counts toward trust. */
   INTEGRITY_TRUST_X_DAYS: int(1, 36_500, 365),
 };
+
+/** What the integrity review's settings hold once validated. */
+export type IntegritySettings = z.output<z.ZodObject<typeof integritySettings>>;

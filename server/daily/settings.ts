@@ -1,12 +1,12 @@
 /**
- * The daily loop's settings (docs/rules.md §15, docs/configuration.md). Spread into the one config
- * schema in server/core/config/config.ts; every key is the env variable's own name.
+ * The daily loop's settings (docs/rules.md §15, docs/configuration.md). Composed into the one config
+ * schema by server/background/settings.ts; every key is the env variable's own name.
  */
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../engine/economy.ts';
 
-export const dailyConfigShape = {
+export const dailySettings = {
   /**
    * The secret a day's combo and cipher word are drawn from when no operator set them (HMAC of the
    * day), so they cannot be predicted from the date. Empty = derived from BOT_TOKEN; set it so that

@@ -1,13 +1,13 @@
 /**
- * Config of the TON wallet link and the airdrop (docs/airdrop.md), spread into the server's one
- * schema in config.ts. Empty defaults keep the app starting without them. The jetton's master and
+ * Config of the TON wallet link and the airdrop (docs/airdrop.md), composed into the server's one
+ * schema by server/background/settings.ts. Empty defaults keep the app starting without them. The jetton's master and
  * wallet code are parsed here, so a wrong one is in the list of problems at start.
  */
 import { Cell, type Address } from '@ton/core';
 import { z } from 'zod';
-import { parseTonAddress } from '../ton-address.ts';
-
-const text = z.string().trim().default('');
+import { parseTonAddress } from '../core/ton-address.ts';
+import { envFlag } from '../core/config/env-flag.ts';
+import { text } from '../core/config/kinds.ts';
 
 /** Empty = not set (undefined); otherwise the master's address, in any form parseTonAddress takes. */
 const jettonMaster = text.transform((v, ctx): Address | undefined => {
@@ -29,7 +29,7 @@ const jettonWalletCode = text.transform((v, ctx): Cell | undefined => {
   }
 });
 
-export const airdropConfigShape = {
+export const airdropSettings = {
   /** The domain a ton_proof must name; empty = the host of PUBLIC_URL (the TON Connect manifest's url). */
   TON_PROOF_DOMAIN: text,
   /** How long a ton_proof payload and its signed timestamp stay valid, in seconds. */
@@ -38,4 +38,10 @@ export const airdropConfigShape = {
   JETTON_MASTER_ADDRESS: jettonMaster,
   /** The jetton wallet code as a base64 BoC, as the master holds it (a library cell too); the salt is per owner (jetton-wallet.ts). */
   JETTON_WALLET_CODE: jettonWalletCode,
+  /**
+   * Whether MONEY earned through a bought boost (docs/shop.md) counts toward the airdrop. Off (the
+   * default): the snapshot allocates a player's MONEY less what bought taps earned them
+   * (`users.bought_money`, docs/airdrop.md "Bought boosts").
+   */
+  AIRDROP_COUNTS_BOUGHT_BOOSTS: envFlag.default(false),
 };

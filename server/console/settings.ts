@@ -1,6 +1,6 @@
 /**
- * The operator console's settings (docs/admin.md, docs/configuration.md). Spread into the one
- * config schema in server/core/config/config.ts; every key is the env variable's own name.
+ * The operator console's settings (docs/admin.md, docs/configuration.md). Composed into the one
+ * config schema by server/background/settings.ts; every key is the env variable's own name.
  */
 import { z } from 'zod';
 
@@ -10,7 +10,7 @@ const idList = z
   .regex(/^(\d{1,20}(\s*,\s*\d{1,20})*)?$/, 'must be Telegram user ids separated by commas')
   .default('');
 
-export const adminConfigShape = {
+export const consoleSettings = {
   /** Telegram user ids allowed into /admin, comma-separated; empty closes the console. */
   ADMIN_IDS: idList,
   /** How long a console session lasts, in seconds (default 8 h). */
