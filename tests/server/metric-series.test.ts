@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, featureSeries } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
-import { loadConfig } from '../../server/core/config/config.ts';
+import { loadConfig } from '../../server/background/settings.ts';
 import type { Db } from '../../server/core/db/db.ts';
 import { metrics } from '../../server/core/metrics.ts';
 import { openTestDb, startMs, testEnv } from './harness.ts';
