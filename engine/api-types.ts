@@ -3,16 +3,19 @@
  * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
 import type { AirdropReview } from './airdrop-review.ts';
+import type { DailyStatus } from './daily.ts';
+import type { DecimalString } from './money.ts';
 import type { RefusalCode } from './refusals.ts';
+
+// Two wire types live with the rule that makes them (the rules import nothing of the wire):
+// the decimal string with money.ts's `toWire`, the player's day with daily.ts's `dailyStatusOf`.
+export type { DailyStatus, DecimalString };
 
 /** The API prefix of every call (spec §7). */
 export const apiPrefix = '/money/api/v1/airdrop';
 
 /** The Turnstile action a task-claim captcha is drawn with; siteverify must report it (docs/outside-services.md). */
 export const claimTaskCaptchaAction = 'claim-task';
-
-/** A decimal amount on the wire, e.g. "1234.50". */
-export type DecimalString = string;
 
 /** `ageReward` of the status call: the welcome reward and the mean age it came from. */
 export interface AgeReward {
@@ -72,41 +75,6 @@ export interface UserStatus {
   daily?: DailyStatus;
   /** Epoch ms (server clock) until which a bought double-tap stretch doubles the tap value; absent or in the past: none (docs/shop.md). */
   tapBoostUntil?: number;
-}
-
-/**
- * A player's day (docs/rules.md §15). It never names the day's combo or word: only the combo cards
- * this player has found today, and whether their word was right.
- */
-export interface DailyStatus {
-  /** The server's UTC day, YYYY-MM-DD. */
-  day: string;
-  /** Epoch ms when the next UTC day begins (a new reward, a new combo and word). */
-  nextDayAt: number;
-  streak: {
-    /** Days in a row claimed, still alive today (0 after a missed day). */
-    days: number;
-    claimedToday: boolean;
-    /** Today's step on the calendar, 1…10 (claimed or waiting). */
-    step: number;
-    /** MONEY for today's step. */
-    reward: DecimalString;
-  };
-  combo: {
-    /** The combo cards (boost keys) found today, in the order found: the player's filled slots. */
-    found: number[];
-    /** All three found: the reward is paid. */
-    complete: boolean;
-    reward: DecimalString;
-  };
-  cipher: {
-    solved: boolean;
-    /** Wrong guesses still allowed today. */
-    guessesLeft: number;
-    reward: DecimalString;
-  };
-  /** The bot may send reminders (the profile card's switch). */
-  reminders: boolean;
 }
 
 /** The answer to `POST /daily/streak`: the MONEY paid and the fresh state. */
