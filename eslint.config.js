@@ -9,7 +9,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 // Two letters in a row is a word; a lone "X" (the network's name) or punctuation is not.
 const word = '/[A-Za-z\\u00C0-\\uFFFF]{2,}/';
-const textMessage = 'User-visible text lives in the catalogs (engine/i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
+const textMessage = 'User-visible text lives in the catalogs (engine/rules/i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
 const userVisibleText = [
   { selector: `JSXText[value=${word}]`, message: textMessage },
   { selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${word}]`, message: textMessage },
@@ -19,7 +19,7 @@ const userVisibleText = [
     message: textMessage,
   },
   { selector: `CallExpression[callee.name='usePageTitle'] > Literal[value=${word}]`, message: textMessage },
-  // The mini-app's toasts (§8 messages come from engine/messages.ts and are shown through app.msg.*).
+  // The mini-app's toasts (§8 messages come from engine/wire/messages.ts and are shown through app.msg.*).
   { selector: `CallExpression[callee.name='notify'] > :matches(Literal[value=${word}], TemplateLiteral):first-child`, message: textMessage },
 ];
 
@@ -102,7 +102,7 @@ export default tseslint.config(
   },
   {
     // The adapters give the engine its real clock, scheduler and transport; only they may touch them.
-    files: ['engine/worker.ts', 'engine/adapters/**/*.ts'],
+    files: ['engine/client/worker.ts', 'engine/client/adapters/**/*.ts'],
     rules: { 'no-restricted-properties': 'off', 'no-restricted-globals': 'off' },
   },
   {
@@ -116,7 +116,7 @@ export default tseslint.config(
   },
   {
     // No user-visible text outside the catalogs (docs/i18n.md): JSX text, text-bearing attributes,
-    // page titles and toasts read from engine/i18n/catalogs/. The operator console (src/admin) is
+    // page titles and toasts read from engine/rules/i18n/catalogs/. The operator console (src/admin) is
     // English only (docs/decisions/i18n.md).
     files: ['src/site/**/*.{ts,tsx}', 'src/mini-app/**/*.{ts,tsx}', 'src/telegram.ts', 'src/main.tsx'],
     rules: { 'no-restricted-syntax': ['error', ...userVisibleText] },

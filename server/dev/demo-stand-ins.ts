@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { apiPrefix, demoPaths, type DemoService } from '../../engine/api-types.ts';
+import { apiPrefix, demoPaths, type DemoService } from '../../engine/wire/api-types.ts';
 import type { Config } from '../core/config/config.ts';
 import { boostChannelId, publicUrl, xCallbackUrl } from '../core/config/outside-config.ts';
 import { adsgramRewardUrl, sendAdsgramReward } from './stand-ins/adsgram-driver.ts';

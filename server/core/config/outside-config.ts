@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { envFlag } from './env-flag.ts';
-import { apiPrefix } from '../../../engine/api-types.ts';
+import { apiPrefix } from '../../../engine/wire/api-types.ts';
 
 const text = z.string().trim().default('');
 const ms = (def: number) => z.coerce.number().int().positive().default(def);

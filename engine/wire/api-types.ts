@@ -3,8 +3,8 @@
  * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
 import type { AirdropReview } from './airdrop-review.ts';
-import type { DailyStatus } from './daily.ts';
-import type { DecimalString } from './money.ts';
+import type { DailyStatus } from '../rules/daily.ts';
+import type { DecimalString } from '../rules/money.ts';
 import type { RefusalCode } from './refusals.ts';
 
 // Two wire types live with the rule that makes them (the rules import nothing of the wire):
@@ -100,7 +100,7 @@ export interface RemindersPayload {
   on: boolean;
 }
 
-/** The body of `POST /language`: one of the nine locales (engine/i18n/locales.ts), or null to follow Telegram's language again. */
+/** The body of `POST /language`: one of the nine locales (engine/rules/i18n/locales.ts), or null to follow Telegram's language again. */
 export interface LanguagePayload {
   language: string | null;
 }
@@ -114,7 +114,7 @@ export interface Task {
   handleType: TaskHandleType | null;
   /** The English title, shown in any language the task has no title of its own in. */
   title: string;
-  /** The title in other languages, by locale (engine/i18n/locales.ts): only those the console set. */
+  /** The title in other languages, by locale (engine/rules/i18n/locales.ts): only those the console set. */
   titles: Record<string, string>;
   image: string;
   desc: string;
@@ -242,8 +242,8 @@ export interface SendMessagePayload {
 
 /**
  * Every error's body (docs/api.md "Errors"): the spec's `error` and `message`, the input `field`
- * it is about, and the stable `code` clients switch on (engine/refusals.ts). The server sends a
- * code on every 4xx and 5xx; a client still reads a body with `refusalOf` (engine/error-body.ts),
+ * it is about, and the stable `code` clients switch on (engine/wire/refusals.ts). The server sends a
+ * code on every 4xx and 5xx; a client still reads a body with `refusalOf` (engine/wire/error-body.ts),
  * which keeps only the codes it knows.
  */
 export interface ErrorBody {
