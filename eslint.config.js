@@ -65,6 +65,27 @@ const serverZones = [
   ]),
 ];
 
+// engine/'s three rooms (docs/architecture.md "The engine's rooms"): client → wire → rules, and
+// client → rules. The rules import nothing of the wire or the client, the wire nothing of the client,
+// and the server (which recomputes the rules and speaks the wire) never the client.
+const engineZones = [
+  { target: 'engine/rules', from: ['engine/wire', 'engine/client'], message: 'engine/rules/ sits beneath the wire and the client: it imports neither.' },
+  { target: 'engine/wire', from: 'engine/client', message: 'engine/wire/ is the contract; the client imports it, never the other way.' },
+];
+const serverEngineZones = [
+  { target: 'server', from: 'engine/client', message: 'The server imports engine/rules/ and engine/wire/, never the client engine (engine/client/).' },
+];
+
+// The import-x plugin reads TypeScript paths as Node does.
+const withImportX = {
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/resolver-next': [createNodeResolver()],
+    'import-x/extensions': ['.ts'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'docs/screenshots/**', 'bench/out/**'] },
   js.configs.recommended,
@@ -101,6 +122,12 @@ export default tseslint.config(
     },
   },
   {
+    // The rooms' directions hold for their tests too: a rule's test needs nothing of the client.
+    files: ['engine/**/*.ts'],
+    ...withImportX,
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: engineZones }] },
+  },
+  {
     // The adapters give the engine its real clock, scheduler and transport; only they may touch them.
     files: ['engine/client/worker.ts', 'engine/client/adapters/**/*.ts'],
     rules: { 'no-restricted-properties': 'off', 'no-restricted-globals': 'off' },
@@ -123,17 +150,12 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver()],
-      'import-x/extensions': ['.ts'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-    },
+    ...withImportX,
     rules: {
       'no-restricted-imports': forbid([
         { group: ['**/src/**', '../src', '../../src', 'react', 'react-dom', '@twa-dev/*'], message: 'src/ and server/ never import each other.' },
       ]),
-      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: serverZones }],
+      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: [...serverZones, ...serverEngineZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
