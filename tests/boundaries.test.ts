@@ -11,6 +11,9 @@ const ruleIds = async (code: string, filePath: string): Promise<string[]> => {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 };
 
+const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
+const restricted = 'import-x/no-restricted-paths';
+
 describe('import boundaries', () => {
   it('refuses a src → server import', async () => {
     expect(await ruleIds("import { createApp } from '../server/app.ts';\nexport { createApp };\n", 'src/boundary-probe.ts')).toContain('no-restricted-imports');
@@ -39,9 +42,6 @@ describe('import boundaries', () => {
 
 // engine/'s rooms (docs/architecture.md "The engine's rooms"): client → wire → rules, client → rules.
 describe('engine rooms', () => {
-  const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
-  const restricted = 'import-x/no-restricted-paths';
-
   it('refuses a rules → wire and a rules → client import, types included', async () => {
     expect(await ruleIds(importing('../wire/refusals.ts', 'refusalMessage'), 'engine/rules/boundary-probe.ts')).toContain(restricted);
     expect(await ruleIds(importing('../client/engine.ts', 'Engine'), 'engine/rules/boundary-probe.ts')).toContain(restricted);
@@ -85,9 +85,6 @@ describe('engine rooms', () => {
 
 // server/'s layers (docs/architecture.md "Server layout"): app → routes → features → core.
 describe('server layers', () => {
-  const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
-  const restricted = 'import-x/no-restricted-paths';
-
   it('refuses a core → feature, core → route and core → app import', async () => {
     expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);
     expect(await ruleIds(importing('../players/exports.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);
