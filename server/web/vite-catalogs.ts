@@ -9,7 +9,7 @@ const prefix = '\0money-catalog:';
 const suffix = '.js';
 
 /**
- * `import x from '../../engine/rules/i18n/ru.json?catalog'` (or import.meta.glob with `query: '?catalog'`) yields the
+ * `import x from '../../engine/rules/i18n/catalogs/app/ru.json?catalog'` (or import.meta.glob with `query: '?catalog'`) yields the
  * catalog compiled at build time: a module whose default export is ready for `i18n.load`.
  */
 export const catalogsPlugin = (): Plugin => ({
