@@ -9,7 +9,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 // Two letters in a row is a word; a lone "X" (the network's name) or punctuation is not.
 const word = '/[A-Za-z\\u00C0-\\uFFFF]{2,}/';
-const textMessage = 'User-visible text lives in the catalogs (engine/i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
+const textMessage = 'User-visible text lives in the catalogs (engine/rules/i18n/catalogs/, docs/i18n.md): use i18n._() or <Trans id>.';
 const userVisibleText = [
   { selector: `JSXText[value=${word}]`, message: textMessage },
   { selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${word}]`, message: textMessage },
@@ -19,7 +19,7 @@ const userVisibleText = [
     message: textMessage,
   },
   { selector: `CallExpression[callee.name='usePageTitle'] > Literal[value=${word}]`, message: textMessage },
-  // The mini-app's toasts (§8 messages come from engine/messages.ts and are shown through app.msg.*).
+  // The mini-app's toasts (§8 messages come from engine/wire/messages.ts and are shown through app.msg.*).
   { selector: `CallExpression[callee.name='notify'] > :matches(Literal[value=${word}], TemplateLiteral):first-child`, message: textMessage },
 ];
 
@@ -65,6 +65,27 @@ const serverZones = [
   ]),
 ];
 
+// engine/'s three rooms (docs/architecture.md "The engine's rooms"): client → wire → rules, and
+// client → rules. The rules import nothing of the wire or the client, the wire nothing of the client,
+// and the server (which recomputes the rules and speaks the wire) never the client.
+const engineZones = [
+  { target: 'engine/rules', from: ['engine/wire', 'engine/client'], message: 'engine/rules/ sits beneath the wire and the client: it imports neither.' },
+  { target: 'engine/wire', from: 'engine/client', message: 'engine/wire/ is the contract; the client imports it, never the other way.' },
+];
+const serverEngineZones = [
+  { target: 'server', from: 'engine/client', message: 'The server imports engine/rules/ and engine/wire/, never the client engine (engine/client/).' },
+];
+
+// The import-x plugin reads TypeScript paths as Node does.
+const withImportX = {
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/resolver-next': [createNodeResolver()],
+    'import-x/extensions': ['.ts'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'docs/screenshots/**', 'bench/out/**'] },
   js.configs.recommended,
@@ -101,8 +122,14 @@ export default tseslint.config(
     },
   },
   {
+    // The rooms' directions hold for their tests too: a rule's test needs nothing of the client.
+    files: ['engine/**/*.ts'],
+    ...withImportX,
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: engineZones }] },
+  },
+  {
     // The adapters give the engine its real clock, scheduler and transport; only they may touch them.
-    files: ['engine/worker.ts', 'engine/adapters/**/*.ts'],
+    files: ['engine/client/worker.ts', 'engine/client/adapters/**/*.ts'],
     rules: { 'no-restricted-properties': 'off', 'no-restricted-globals': 'off' },
   },
   {
@@ -116,24 +143,19 @@ export default tseslint.config(
   },
   {
     // No user-visible text outside the catalogs (docs/i18n.md): JSX text, text-bearing attributes,
-    // page titles and toasts read from engine/i18n/catalogs/. The operator console (src/admin) is
+    // page titles and toasts read from engine/rules/i18n/catalogs/. The operator console (src/admin) is
     // English only (docs/decisions/i18n.md).
     files: ['src/site/**/*.{ts,tsx}', 'src/mini-app/**/*.{ts,tsx}', 'src/telegram.ts', 'src/main.tsx'],
     rules: { 'no-restricted-syntax': ['error', ...userVisibleText] },
   },
   {
     files: ['server/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver()],
-      'import-x/extensions': ['.ts'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-    },
+    ...withImportX,
     rules: {
       'no-restricted-imports': forbid([
         { group: ['**/src/**', '../src', '../../src', 'react', 'react-dom', '@twa-dev/*'], message: 'src/ and server/ never import each other.' },
       ]),
-      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: serverZones }],
+      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: [...serverZones, ...serverEngineZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },

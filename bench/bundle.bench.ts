@@ -47,7 +47,7 @@ const siteKb = total(siteInitial) / 1024;
 // The engine's worker is a separate script the mini-app starts at load; report it on its own.
 const workerAssets = output.output.filter((o) => o.type === 'asset' && /worker.*\.js$/.test(o.fileName));
 const workerGz = workerAssets.reduce((sum, a) => sum + gzipSync(a.type === 'asset' ? a.source : '').length, 0);
-const workerChunks = chunks.filter((c) => c.facadeModuleId?.endsWith('engine/worker.ts'));
+const workerChunks = chunks.filter((c) => c.facadeModuleId?.endsWith('engine/client/worker.ts'));
 const workerKb = (workerGz + total(workerChunks)) / 1024;
 
 // The site must never load mini-app code: none of its initial chunks may hold a module from there.

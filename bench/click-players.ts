@@ -2,7 +2,7 @@
  * The 10,000 players the click benches share (bench:server, bench:click-write): their ids, the
  * bot token their init data is signed with, and their rows.
  */
-import { economy } from '../engine/economy.ts';
+import { economy } from '../engine/rules/economy.ts';
 import type { Queryable } from '../server/core/db/db.ts';
 
 export const players = 10_000;

@@ -3,12 +3,12 @@
  * Node and in a Chromium worker: (a) the 1 s tick with all 21 items at high levels, (b) 1000
  * taps then one snapshot, (c) the snapshot's size.
  */
-import { MemoryTapStore } from '../engine/adapters/memory-tap-store.ts';
-import { tapRules } from '../engine/clicks.ts';
-import { boostCatalogue, passiveItemKeys } from '../engine/economy.ts';
-import { Engine } from '../engine/engine.ts';
-import type { Scheduler } from '../engine/ports.ts';
-import { counterIds, InMemoryTransport } from '../engine/testing/in-memory-transport.ts';
+import { MemoryTapStore } from '../engine/client/adapters/memory-tap-store.ts';
+import { tapRules } from '../engine/rules/clicks.ts';
+import { boostCatalogue, passiveItemKeys } from '../engine/rules/economy.ts';
+import { Engine } from '../engine/client/engine.ts';
+import type { Scheduler } from '../engine/client/ports.ts';
+import { counterIds, InMemoryTransport } from '../engine/client/testing/in-memory-transport.ts';
 
 export interface MicroResults {
   tickMedianUs: number;
@@ -35,7 +35,7 @@ export const runMicro = async (nowMs: () => number, samples = 10_000): Promise<M
   // 10,000 ticks stay under the 3 h accrual cap, so every tick changes autoEarn (the costly path).
   server.lastClaimedMs = clockMs;
   // 1000 taps in 10 ms are far past the human-rate allowance, which the engine predicts
-  // (engine/clicks.ts): an unbounded burst keeps every tap applied, as the timings intend.
+  // (engine/rules/clicks.ts): an unbounded burst keeps every tap applied, as the timings intend.
   const rules = { ...tapRules, humanTapBurst: Number.MAX_SAFE_INTEGER };
   const engine = new Engine({ clock, scheduler: idle, transport: server, store: new MemoryTapStore(), newId: counterIds(), rules });
   await engine.start();

@@ -34,8 +34,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { apiPrefix, type ClickResult, type UserStatus } from '../engine/api-types.ts';
-import { airdropReasonCodes, type AirdropFlag, type AirdropFlagsPage, type AirdropReasonCode } from '../engine/airdrop-review.ts';
+import { apiPrefix, type ClickResult, type UserStatus } from '../engine/wire/api-types.ts';
+import { airdropReasonCodes, type AirdropFlag, type AirdropFlagsPage, type AirdropReasonCode } from '../engine/wire/airdrop-review.ts';
 import { createApp } from '../server/app.ts';
 import { manualClock } from '../server/core/clock.ts';
 import { loadConfig } from '../server/background/settings.ts';
@@ -199,7 +199,7 @@ const next = (): Event | undefined => {
   return top;
 };
 
-// --- how a person taps, batched as the mini-app batches (engine/outbox.ts) ------------------------
+// --- how a person taps, batched as the mini-app batches (engine/client/outbox.ts) ------------------------
 /** A session's batches: [send time, taps, first tap's time], from bursts of 1.5–6 s at the player's rate, with breaks. */
 const humanSession = (start: number, rate: number): [number, number, number][] => {
   const taps: number[] = [];

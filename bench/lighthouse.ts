@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import { apiPrefix } from '../engine/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { initDataOf, launchUrl } from '../server/dev/launch-url.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import { writeSection } from './results.ts';

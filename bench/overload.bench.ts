@@ -25,7 +25,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { apiPrefix } from '../engine/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { createApp } from '../server/app.ts';
 import { systemClock } from '../server/core/clock.ts';
 import { loadConfig } from '../server/background/settings.ts';

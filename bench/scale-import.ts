@@ -13,8 +13,8 @@
  */
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import type { LeaderboardEntry, Page } from '../engine/api-types.ts';
-import { apiPrefix } from '../engine/api-types.ts';
+import type { LeaderboardEntry, Page } from '../engine/wire/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import type { Db } from '../server/core/db/db.ts';
 import { writeSection } from './results.ts';
 import { anyPlayer, calls_, inFlight } from './scale-calls.ts';

@@ -29,7 +29,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { apiPrefix, type LeaderboardEntry, type Page } from '../engine/api-types.ts';
+import { apiPrefix, type LeaderboardEntry, type Page } from '../engine/wire/api-types.ts';
 import { loadConfig } from '../server/background/settings.ts';
 import { openDb, type Db } from '../server/core/db/db.ts';
 import { openRedis } from '../server/core/redis.ts';

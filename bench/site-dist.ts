@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { apiPrefix } from '../engine/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { devTokenFile } from '../server/dev/dev-token.ts';
 
 export const root = new URL('..', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 /** What both site screenshot scripts do with a page (bench/site-screenshots.ts, bench/site-i18n-screenshots.ts). */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { apiPrefix } from '../engine/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { chromiumArgs, chromiumPath } from '../vite.config.ts';
 import type { RunningSite } from './site-dist.ts';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { apiPrefix } from '../engine/api-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { takeSnapshot } from '../server/airdrop/snapshot.ts';
 import { createApp } from '../server/app.ts';
 import { loadConfig } from '../server/background/settings.ts';

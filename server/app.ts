@@ -1,8 +1,8 @@
 import { withRedaction } from './core/log-redaction.ts';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { adminApiPrefix } from '../engine/admin-types.ts';
-import { apiPrefix } from '../engine/api-types.ts';
+import { adminApiPrefix } from '../engine/wire/admin-types.ts';
+import { apiPrefix } from '../engine/wire/api-types.ts';
 import { createFrozenSet } from './players/frozen-set.ts';
 import { createAuthenticate } from './players/authenticate.ts';
 import { createServedRound } from './airdrop/served-round.ts';

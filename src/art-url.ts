@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { retryDelayMs } from '../engine/retry.ts';
+import { retryDelayMs } from '../engine/client/retry.ts';
 import { art } from './art-path.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { apiPrefix, type PublicConfig } from '../engine/api-types.ts';
+import { apiPrefix, type PublicConfig } from '../engine/wire/api-types.ts';
 
 /** Defaults for `vite dev` and tests, where no server has written the config block. */
 export const defaultConfig: PublicConfig = {

@@ -1,9 +1,9 @@
-import { retryDelayMs } from '../engine/retry.ts';
+import { retryDelayMs } from '../engine/client/retry.ts';
 
 /**
  * The app's own files, asked for again when they fail (docs/mini-app.md "Lost files"): a lazy
  * chunk, a locale catalog, a stylesheet or a piece of art answered 503 by a busy server, or lost on
- * a flaky phone network, is fetched again after the one backoff (engine/retry.ts: 1 s, 2 s, 4 s …),
+ * a flaky phone network, is fetched again after the one backoff (engine/client/retry.ts: 1 s, 2 s, 4 s …),
  * so a hiccup never leaves a blank page, a boot coin for good or a missing icon. Chromium, Safari
  * and Firefox fetch a module, a stylesheet or an image again when it is asked for again after a
  * failure (checked in Chromium: tests/e2e/lost-files.test.ts).

@@ -1,12 +1,12 @@
 import { createContext, createElement, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
-import { retryDelayMs } from '../engine/retry.ts';
+import { retryDelayMs } from '../engine/client/retry.ts';
 import { retryLoad } from './retry-load.ts';
 
 /**
  * "Reconnecting…" for every route tree (docs/mini-app.md "Lost files"). A route whose chunk failed
  * every try (src/retry-load.ts) shows its tree's error element instead of React Router's default
- * page; that element tries again by itself with the one backoff (engine/retry.ts) and on a tap.
+ * page; that element tries again by itself with the one backoff (engine/client/retry.ts) and on a tap.
  * React Router keeps a route's `lazy()` result for the router's life, so trying again makes the
  * router anew on the same address: the files that did load come from the browser's cache, and the
  * state above the router (the engine, the session) stays as it was.

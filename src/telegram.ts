@@ -1,5 +1,5 @@
 import type WebAppSdk from '@twa-dev/sdk';
-import type { KeyValueStore } from '../engine/ports.ts';
+import type { KeyValueStore } from '../engine/client/ports.ts';
 import { i18n } from './i18n/i18n.ts';
 import { retryLoad } from './retry-load.ts';
 import { launchClient } from './telegram-launch.ts';
@@ -456,7 +456,7 @@ const deviceCall = <T>(what: string, ask: (done: (error: string | null, value?: 
   });
 
 /**
- * The client's device storage (Bot API 9.0) as the engine's KeyValueStore (engine/ports.ts), or
+ * The client's device storage (Bot API 9.0) as the engine's KeyValueStore (engine/client/ports.ts), or
  * null on an older client, in a plain browser, or when Telegram's script did not load: the caller
  * then keeps its data in web storage. Loads Telegram's script first (its events carry the answers).
  * Every call rejects on the client's error or after `clientAnswerMs` without an answer.

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
-import { boostCatalogue, titleTiers } from '../engine/economy.ts';
+import { boostCatalogue, titleTiers } from '../engine/rules/economy.ts';
 
 const publicDir = join(import.meta.dirname, '..', 'public');
 const artDir = join(publicDir, 'art');

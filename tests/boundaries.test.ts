@@ -1,4 +1,6 @@
 import { ESLint } from 'eslint';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The architecture's import boundaries live in eslint.config.js; these check that they bite.
@@ -8,6 +10,9 @@ const ruleIds = async (code: string, filePath: string): Promise<string[]> => {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 };
+
+const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
+const restricted = 'import-x/no-restricted-paths';
 
 describe('import boundaries', () => {
   it('refuses a src → server import', async () => {
@@ -35,11 +40,51 @@ describe('import boundaries', () => {
   });
 });
 
+// engine/'s rooms (docs/architecture.md "The engine's rooms"): client → wire → rules, client → rules.
+describe('engine rooms', () => {
+  it('refuses a rules → wire and a rules → client import, types included', async () => {
+    expect(await ruleIds(importing('../wire/refusals.ts', 'refusalMessage'), 'engine/rules/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../client/engine.ts', 'Engine'), 'engine/rules/boundary-probe.ts')).toContain(restricted);
+    const typeOnly = "import type { UserStatus } from '../wire/api-types.ts';\nexport type Probe = UserStatus;\n";
+    expect(await ruleIds(typeOnly, 'engine/rules/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it('refuses a wire → client import', async () => {
+    expect(await ruleIds(importing('../client/retry.ts', 'retryDelayMs'), 'engine/wire/boundary-probe.ts')).toContain(restricted);
+  });
+
+  it('lets the client import the wire and the rules, and the wire import the rules', async () => {
+    expect(await ruleIds(importing('../wire/refusals.ts', 'refusalMessage'), 'engine/client/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../rules/economy.ts', 'economy'), 'engine/client/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../rules/economy.ts', 'economy'), 'engine/wire/boundary-probe.ts')).toEqual([]);
+  });
+
+  it('refuses a server → engine/client import, and lets the server import the rules and the wire', async () => {
+    expect(await ruleIds(importing('../../engine/client/retry.ts', 'retryDelayMs'), 'server/clicks/boundary-probe.ts')).toContain(restricted);
+    expect(await ruleIds(importing('../../engine/rules/economy.ts', 'economy'), 'server/clicks/boundary-probe.ts')).toEqual([]);
+    expect(await ruleIds(importing('../../engine/wire/refusals.ts', 'refusalMessage'), 'server/clicks/boundary-probe.ts')).toEqual([]);
+  });
+
+  it('has no import loop, type-only imports included', () => {
+    const root = new URL('../engine/', import.meta.url).pathname;
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const importsOf = (file: string) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/(?:\bfrom |\bimport\()'(\.{1,2}\/[^']+)'/g)].map((m) => relative(root, resolve(root, dirname(file), m[1]!)));
+    const loops: string[] = [];
+    const done = new Set<string>();
+    const walk = (file: string, path: string[]) => {
+      if (path.includes(file)) return void loops.push([...path.slice(path.indexOf(file)), file].join(' → '));
+      if (done.has(file)) return;
+      for (const next of importsOf(file)) if (files.includes(next)) walk(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of files) walk(file, []);
+    expect(loops).toEqual([]);
+  });
+});
+
 // server/'s layers (docs/architecture.md "Server layout"): app → routes → features → core.
 describe('server layers', () => {
-  const importing = (source: string, name: string) => `import { ${name} } from '${source}';\nexport const probe = ${name};\n`;
-  const restricted = 'import-x/no-restricted-paths';
-
   it('refuses a core → feature, core → route and core → app import', async () => {
     expect(await ruleIds(importing('../players/users.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);
     expect(await ruleIds(importing('../players/exports.ts', 'loadUser'), 'server/core/boundary-probe.ts')).toContain(restricted);

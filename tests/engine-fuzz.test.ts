@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryTapStore } from '../engine/adapters/memory-tap-store.ts';
-import type { ClaimResult, ClickResult, UserStatus } from '../engine/api-types.ts';
-import type { TapRules } from '../engine/clicks.ts';
-import { economy } from '../engine/economy.ts';
-import { Engine } from '../engine/engine.ts';
-import type { UpdateLevelResult } from '../engine/ports.ts';
-import type { EngineSnapshot } from '../engine/snapshot.ts';
-import { counterIds, InMemoryTransport, type TransportCall } from '../engine/testing/in-memory-transport.ts';
-import { ManualTime } from '../engine/testing/manual-time.ts';
+import { MemoryTapStore } from '../engine/client/adapters/memory-tap-store.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../engine/wire/api-types.ts';
+import type { TapRules } from '../engine/rules/clicks.ts';
+import { economy } from '../engine/rules/economy.ts';
+import { Engine } from '../engine/client/engine.ts';
+import type { UpdateLevelResult } from '../engine/client/ports.ts';
+import type { EngineSnapshot } from '../engine/client/snapshot.ts';
+import { counterIds, InMemoryTransport, type TransportCall } from '../engine/client/testing/in-memory-transport.ts';
+import { ManualTime } from '../engine/client/testing/manual-time.ts';
 
 /**
  * A seeded run of the engine (the client) against InMemoryTransport (a server running the engine's

@@ -5,8 +5,8 @@
  * `window.__engineBench`.
  */
 import * as Comlink from 'comlink';
-import type { EngineSnapshot } from '../../engine/snapshot.ts';
-import type { EngineWorkerApi } from '../../engine/worker.ts';
+import type { EngineSnapshot } from '../../engine/client/snapshot.ts';
+import type { EngineWorkerApi } from '../../engine/client/worker.ts';
 import { frameStats, roundTrips } from '../engine-round-trip.ts';
 
 const micro = await new Promise<Record<string, unknown>>((resolve) => {

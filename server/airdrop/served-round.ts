@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import type { AirdropTree } from './airdrop-tree.ts';
-import type { RoundSummary } from '../../engine/admin-types.ts';
+import type { RoundSummary } from '../../engine/wire/admin-types.ts';
 import { latestBuiltRound, loadRoundTree } from './snapshot.ts';
 
 export interface ServedRound {

@@ -9,7 +9,7 @@
 import { configSchemaOf, loadSettings } from '../core/config/config.ts';
 import { openDb } from '../core/db/db.ts';
 import { operatorKeyActor } from '../audit/exports.ts';
-import { excludedMoneyChoices, type ExcludedMoney } from '../../engine/admin-types.ts';
+import { excludedMoneyChoices, type ExcludedMoney } from '../../engine/wire/admin-types.ts';
 import { airdropSettings } from './settings.ts';
 import { roundDatesProblem } from './snapshot.ts';
 import { takeAirdropSnapshot } from './take-snapshot.ts';

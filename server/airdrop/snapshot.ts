@@ -9,7 +9,7 @@ import { refuse, type Refusal } from '../core/errors.ts';
 import { treeFromBoc, treeToBoc } from './airdrop-boc.ts';
 import { buildAirdropTree, rawAddressKey, rootHash, type AirdropTree } from './airdrop-tree.ts';
 import { excludedPlayerSql } from '../integrity/exports.ts';
-import type { ExcludedMoney, RoundParams, RoundSummary } from '../../engine/admin-types.ts';
+import type { ExcludedMoney, RoundParams, RoundSummary } from '../../engine/wire/admin-types.ts';
 
 /** Jetton units per MONEY: the jetton has 9 decimals. */
 export const jettonDecimals = 9;

@@ -8,7 +8,7 @@
 import type { Db } from '../core/db/db.ts';
 import { recordAudit, type Actor } from '../audit/exports.ts';
 import type { ServedRound } from './served-round.ts';
-import type { RoundParams, RoundSummary } from '../../engine/admin-types.ts';
+import type { RoundParams, RoundSummary } from '../../engine/wire/admin-types.ts';
 import { takeSnapshotOnce, type PhaseLog } from './snapshot.ts';
 
 /** A round as the operators read it: the Merkle root also as the uint256 the jetton master stores. */

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { Cell, contractAddress, loadStateInit, type Address } from '@ton/core';
 import { signVerify } from '@ton/crypto';
-import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
+import type { RefusalCode, RefusalValues } from '../../engine/wire/refusals.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
 import { parseTonAddress } from '../core/ton-address.ts';
 

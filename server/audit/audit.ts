@@ -3,7 +3,7 @@
  * database, whoever acts: a console admin or the holder of the operator API key. Every feature that
  * takes an operator action records it here, in the action's own transaction.
  */
-import type { AuditEntry, Page } from '../../engine/admin-types.ts';
+import type { AuditEntry, Page } from '../../engine/wire/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
 /**

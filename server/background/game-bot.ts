@@ -6,8 +6,8 @@
  * so that the webhook route does not load ./runtime.ts, and with it the job table and every job's feature.
  */
 import type { Bot } from 'grammy';
-import { localeForLanguageCode } from '../../engine/i18n/locales.ts';
-import { refusalCatalogId } from '../../engine/refusals.ts';
+import { localeForLanguageCode } from '../../engine/rules/i18n/locales.ts';
+import { refusalCatalogId } from '../../engine/wire/refusals.ts';
 import { botAdminOf } from '../console/exports.ts';
 import { catalogText } from '../core/catalog-text.ts';
 import type { Clock } from '../core/clock.ts';

@@ -9,7 +9,7 @@
  * `backgroundJobs` is the one list of both kinds: the scheduler starts it (runtime.ts) and
  * `runJobsOnce`, what GET /public/test-cron calls, runs it once, now.
  */
-import type { PublicStats } from '../../engine/api-types.ts';
+import type { PublicStats } from '../../engine/wire/api-types.ts';
 import type { Config } from './settings.ts';
 import type { Db } from '../core/db/db.ts';
 import { runJobIfDue, type Job, type JobOutcome } from '../core/jobs/job.ts';

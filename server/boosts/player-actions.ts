@@ -1,12 +1,12 @@
 /** The player's own actions on the balance: passive claims, boost and referral upgrades, one-off rewards and the forecast. */
-import { boostCatalogue, economy, energyLimitKey, handheldKey, type BoostKey } from '../../engine/economy.ts';
-import { availableEnergy } from '../../engine/energy.ts';
-import { toWire } from '../../engine/money.ts';
-import { passiveAccrued } from '../../engine/passive.ts';
-import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/prices.ts';
-import { welcomeReward } from '../../engine/rewards.ts';
-import { upgradeRefusalCode } from '../../engine/refusals.ts';
-import { boostLevel, upgradeRefusal } from '../../engine/upgrades.ts';
+import { boostCatalogue, economy, energyLimitKey, handheldKey, type BoostKey } from '../../engine/rules/economy.ts';
+import { availableEnergy } from '../../engine/rules/energy.ts';
+import { toWire } from '../../engine/rules/money.ts';
+import { passiveAccrued } from '../../engine/rules/passive.ts';
+import { canUpgradeReferral, nextReferralLevel, priceOf } from '../../engine/rules/prices.ts';
+import { welcomeReward } from '../../engine/rules/rewards.ts';
+import { upgradeRefusalCode } from '../../engine/wire/refusals.ts';
+import { boostLevel, upgradeRefusal } from '../../engine/rules/upgrades.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';

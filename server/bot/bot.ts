@@ -5,7 +5,7 @@
  * comes from config so tests talk to a fake.
  */
 import { Bot, InlineKeyboard } from 'grammy';
-import { localeForLanguageCode, locales } from '../../engine/i18n/locales.ts';
+import { localeForLanguageCode, locales } from '../../engine/rules/i18n/locales.ts';
 import { catalogText } from '../core/catalog-text.ts';
 
 /** The /start reply in each language, made once when the bot is built (docs/i18n.md). */

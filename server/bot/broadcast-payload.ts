@@ -2,8 +2,8 @@
  * The body of `POST /public/send-telemss`: `{ message, btns: [{ btnType, btnText, btnLink }] }`,
  * checked field by field, and turned into a Telegram inline keyboard (one button per row).
  */
-import type { SendMessageButton } from '../../engine/api-types.ts';
-import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
+import type { SendMessageButton } from '../../engine/wire/api-types.ts';
+import type { RefusalCode, RefusalValues } from '../../engine/wire/refusals.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
 
 /** Telegram's limits: 4096 characters of text, 64 of button text (docs/outside-services.md). */

@@ -1,4 +1,4 @@
-import { applyTaps } from '../../engine/clicks.ts';
+import { applyTaps } from '../../engine/rules/clicks.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { CommitUnknown, isUnavailable, provenNotApplied } from '../core/db/errors.ts';
@@ -119,7 +119,7 @@ const readAndCommit = async (ctx: GroupContext, entries: Entry[]): Promise<void>
   if (entries.length === 0) return;
   const read = await readGroup(ctx.db, entries.map((e) => e.batch), false);
   // The time is read after the rows: a write committed before our read had an earlier clock (an
-  // earlier time would move the energy clock back, engine/energy.ts spendEnergy).
+  // earlier time would move the energy clock back, engine/rules/energy.ts spendEnergy).
   await commit(ctx, planGroup(read, entries, ctx.now(), ctx.rule));
 };
 

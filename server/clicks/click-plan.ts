@@ -1,5 +1,5 @@
-import { applyTaps } from '../../engine/clicks.ts';
-import { money, toWire } from '../../engine/money.ts';
+import { applyTaps } from '../../engine/rules/clicks.ts';
+import { money, toWire } from '../../engine/rules/money.ts';
 import { crossesInviteThreshold } from '../players/exports.ts';
 import type { Click, GroupRead, GroupWrite, VersionedRow } from './click-sql.ts';
 
@@ -9,7 +9,7 @@ export interface Entry {
   i: number;
 }
 
-/** The tap rule a plan runs: `applyTaps` (engine/clicks.ts); a test may pass one that counts its calls. */
+/** The tap rule a plan runs: `applyTaps` (engine/rules/clicks.ts); a test may pass one that counts its calls. */
 export type TapRule = typeof applyTaps;
 
 /**

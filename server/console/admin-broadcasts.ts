@@ -4,7 +4,7 @@
  * resume-after-restart rules apply unchanged. Adds a segment, a cancel (pending recipients become
  * 'cancelled' and are never claimed), and progress with blocked players told apart from other failures.
  */
-import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/admin-types.ts';
+import type { AdminBroadcast, BroadcastButton, BroadcastCounts, BroadcastSegment } from '../../engine/wire/admin-types.ts';
 import type { Broadcast, InlineButton } from '../bot/exports.ts';
 import type { Db } from '../core/db/db.ts';
 import { isTelegramUserIdText } from '../core/db/column-ranges.ts';

@@ -5,10 +5,10 @@
  * An edited task is marked, and the seed file no longer overwrites it at start.
  */
 import type { TaskRow } from '../tasks/exports.ts';
-import type { AdminTask, TaskInput } from '../../engine/admin-types.ts';
-import type { TaskHandleType, TaskType } from '../../engine/api-types.ts';
-import { locales } from '../../engine/i18n/locales.ts';
-import { toWire } from '../../engine/money.ts';
+import type { AdminTask, TaskInput } from '../../engine/wire/admin-types.ts';
+import type { TaskHandleType, TaskType } from '../../engine/wire/api-types.ts';
+import { locales } from '../../engine/rules/i18n/locales.ts';
+import { toWire } from '../../engine/rules/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
 import { recordAudit, type Actor } from '../audit/exports.ts';

@@ -1,5 +1,5 @@
 /** The dashboard's read: the last days of daily_stats and the funnel row, both kept by the console job. */
-import type { Dashboard } from '../../engine/admin-types.ts';
+import type { Dashboard } from '../../engine/wire/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
 export const dashboardDays = 30;

@@ -4,7 +4,7 @@
  * key, as key=value joined by \n; hash = hex HMAC-SHA256(data-check-string, key SHA256(bot token)).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { RefusalCode, RefusalValues } from '../../engine/refusals.ts';
+import type { RefusalCode, RefusalValues } from '../../engine/wire/refusals.ts';
 import { refuse, type Refusal } from '../core/errors.ts';
 
 /** The verdict; a failure is the refusal to answer (a 401 at the edge). */

@@ -2,8 +2,8 @@
  * The console's player views (docs/admin.md "Players"): search by id, refcode or username prefix
  * (each an index lookup), a player's detail, referrals and ledger (keyset-paged), freeze/unfreeze.
  */
-import type { CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, ReferralEntry } from '../../engine/admin-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, ReferralEntry } from '../../engine/wire/admin-types.ts';
+import { toWire } from '../../engine/rules/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { isTelegramUserIdText, parseMsIdCursor } from '../core/db/column-ranges.ts';
 import { refuse } from '../core/errors.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
+import { adminApiPrefix, csrfHeader } from '../../engine/wire/admin-types.ts';
 import { consoleActor, type Actor } from '../audit/exports.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../core/db/db.ts';

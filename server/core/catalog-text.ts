@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { setupI18n, type I18n } from '@lingui/core';
-import { catalogPath, type CatalogSource, type Domain } from '../../engine/i18n/catalog.ts';
-import { compileCatalog } from '../../engine/i18n/compile.ts';
-import { intlTag } from '../../engine/i18n/format.ts';
-import { locales, type Locale } from '../../engine/i18n/locales.ts';
+import { catalogPath, type CatalogSource, type Domain } from '../../engine/rules/i18n/catalog.ts';
+import { compileCatalog } from '../../engine/rules/i18n/compile.ts';
+import { intlTag } from '../../engine/rules/i18n/format.ts';
+import { locales, type Locale } from '../../engine/rules/i18n/locales.ts';
 
 const root = new URL('../../', import.meta.url);
 

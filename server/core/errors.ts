@@ -1,10 +1,10 @@
 /**
- * A refusal is data (docs/api.md "Errors"): a stable code from engine/refusals.ts, the input it is
+ * A refusal is data (docs/api.md "Errors"): a stable code from engine/wire/refusals.ts, the input it is
  * about, the values its English names and what went wrong underneath. Features and core throw
  * `refuse(code, …)` and never name an HTTP status: the edge (server/routes/error-handler.ts) looks
  * the code up in its one table and answers `{ error, message, field?, code }`.
  */
-import { refusalMessage, type RefusalCode, type RefusalValues } from '../../engine/refusals.ts';
+import { refusalMessage, type RefusalCode, type RefusalValues } from '../../engine/wire/refusals.ts';
 
 export interface RefusalDetails {
   /** The input the refusal is about: the body's `field`, and `{field}` in the English. */

@@ -27,9 +27,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { adminApiPrefix } from '../../engine/admin-types.ts';
-import { apiPrefix } from '../../engine/api-types.ts';
-import { refusalMessage } from '../../engine/refusals.ts';
+import { adminApiPrefix } from '../../engine/wire/admin-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { refusalMessage } from '../../engine/wire/refusals.ts';
 import type { CoreConfig } from './config/config.ts';
 import { metrics, shedReasons, type ShedReason } from './metrics.ts';
 

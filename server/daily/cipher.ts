@@ -4,8 +4,8 @@
  * most economy.dailyCipherGuessesPerDay a day, then refused until tomorrow) and answered with
  * `correct: false` only: never the word, its length or the letters that matched.
  */
-import { isoDay, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
+import { isoDay, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';

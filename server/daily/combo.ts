@@ -4,8 +4,8 @@
  * it (through noteUpgrade) inside its own transaction, with the player's row locked, so a card is
  * found once and the reward is paid once however upgrades race.
  */
-import { isoDay, utcDayOf } from '../../engine/daily.ts';
-import { economy, firstItemKey } from '../../engine/economy.ts';
+import { isoDay, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy, firstItemKey } from '../../engine/rules/economy.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { creditMoney } from '../players/exports.ts';
 import { countDaily } from './counts.ts';

@@ -3,9 +3,9 @@
  * them, and its finds, claims and reminders; operators set coming days. Setting is an operator
  * action: it takes its actor and writes its audit row in its own transaction.
  */
-import type { AdminDailyDay, DailyCounts, DailyPuzzleInput } from '../../engine/admin-types.ts';
-import { dayOfIso, isoDay, utcDayOf } from '../../engine/daily.ts';
-import { economy, firstItemKey, lastItemKey } from '../../engine/economy.ts';
+import type { AdminDailyDay, DailyCounts, DailyPuzzleInput } from '../../engine/wire/admin-types.ts';
+import { dayOfIso, isoDay, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy, firstItemKey, lastItemKey } from '../../engine/rules/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';

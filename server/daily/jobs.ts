@@ -2,7 +2,7 @@
  * The daily loop's scheduled jobs (server/background/jobs.ts runs them once per period across
  * processes): today's and tomorrow's puzzles drawn where nobody set them, and the reminders.
  */
-import { utcDayOf } from '../../engine/daily.ts';
+import { utcDayOf } from '../../engine/rules/daily.ts';
 import type { Job } from '../core/jobs/job.ts';
 import { fillPuzzle, type DailySecret } from './puzzles.ts';
 import { runReminders, type ReminderJobOptions, type ReminderRunResult } from './reminders.ts';

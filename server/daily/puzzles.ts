@@ -6,8 +6,8 @@
  * day) and never changes once the day has begun, so a process may keep today's row in memory.
  */
 import { createHmac } from 'node:crypto';
-import { utcDayOf } from '../../engine/daily.ts';
-import { economy, passiveItemKeys } from '../../engine/economy.ts';
+import { utcDayOf } from '../../engine/rules/daily.ts';
+import { economy, passiveItemKeys } from '../../engine/rules/economy.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { cipherWords } from './cipher-words.ts';
 

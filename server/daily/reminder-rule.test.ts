@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
+import { dayStartMs, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { decideReminder, isAwakeHour, nextAwakeMs, type ReminderFacts } from './reminder-rule.ts';
 
 const hour = 3_600_000;

@@ -11,8 +11,8 @@
  *   hours (UTC) they have been active in. An hour is awake when the three hours around it hold at
  *   least a sixteenth of their active hours; a reminder due in a quiet hour waits for the next awake one.
  */
-import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
+import { dayStartMs, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
 
 export type ReminderReason = 'streak' | 'passive' | 'energy';
 

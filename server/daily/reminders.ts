@@ -9,11 +9,11 @@
  * the rule (reminder-rule.ts) on the fresh row, and queues a reminder or moves the moment on, so
  * its work grows with the players due, never with all players.
  */
-import { utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
-import { maxEnergy } from '../../engine/energy.ts';
-import { localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
-import { passivePerSecond } from '../../engine/passive.ts';
+import { utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { maxEnergy } from '../../engine/rules/energy.ts';
+import { localeForLanguageCode, type Locale } from '../../engine/rules/i18n/locales.ts';
+import { passivePerSecond } from '../../engine/rules/passive.ts';
 import { appendRecipients, createDirectBroadcast, deliveryStates, type InlineButton } from '../bot/exports.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import { catalogText } from '../core/catalog-text.ts';

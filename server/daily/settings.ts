@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { economy } from '../../engine/economy.ts';
+import { economy } from '../../engine/rules/economy.ts';
 
 export const dailySettings = {
   /**

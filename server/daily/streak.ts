@@ -3,7 +3,7 @@
  * starts it again. The claim is one conditional write on the player's locked row, so a replay or a
  * race is paid once, and the MONEY goes through the ledger with the referrer's 5 %.
  */
-import { isoDay, streakAfterClaim, streakRewardMoney, utcDayOf } from '../../engine/daily.ts';
+import { isoDay, streakAfterClaim, streakRewardMoney, utcDayOf } from '../../engine/rules/daily.ts';
 import type { Db } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';

@@ -3,7 +3,7 @@
  * with the player's row locked): the upgrade may find a combo card (docs/rules.md §15.2), and a
  * passive card's new income may make a reminder due sooner (§15.4).
  */
-import { firstItemKey } from '../../engine/economy.ts';
+import { firstItemKey } from '../../engine/rules/economy.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { noteComboUpgrade } from './combo.ts';
 import type { PuzzleSource } from './puzzles.ts';

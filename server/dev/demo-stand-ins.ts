@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { apiPrefix, demoPaths, type DemoService } from '../../engine/api-types.ts';
+import { apiPrefix, demoPaths, type DemoService } from '../../engine/wire/api-types.ts';
 import type { Config } from '../background/settings.ts';
 import { publicUrl } from '../core/config/outside-config.ts';
 import { boostChannelId } from '../tasks/exports.ts';

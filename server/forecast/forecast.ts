@@ -4,8 +4,8 @@
  * launch day is set once; each right guess is paid once (forecasts.prize_paid_at_ms), through
  * the ledger, with the referrer's 5 % share as for any MONEY claim. Settling again pays nothing more.
  */
-import type { ForecastSettlement } from '../../engine/admin-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { ForecastSettlement } from '../../engine/wire/admin-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { Db } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { transaction } from '../core/db/transaction.ts';

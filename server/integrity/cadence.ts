@@ -7,7 +7,7 @@
  *   below the thresholds is machine-regular. The mini-app's own batching (300 ms after the last
  *   tap, at most 1 s after the first, §9) makes a human's gaps fairly even, but never their taps;
  * - the cap: the time between batches of a session, and the part of it where the batch carried
- *   at least capRatio × the human-rate allowance (20 taps a second, engine/economy.ts);
+ *   at least capRatio × the human-rate allowance (20 taps a second, engine/rules/economy.ts);
  * - pauses: the longest stretch of play with no gap of pauseMs or more;
  * - sleep: the most hours with a batch in any 24 hours in a row (a 24-bit mask of hours).
  * Auto-clicks (§4: at most 53 taps every 10 s while the app is open) are the app's rhythm, not the

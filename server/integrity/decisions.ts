@@ -4,8 +4,8 @@
  * the decision, the status's copy on users and the audit row in one transaction. The console calls
  * them; an action that fails leaves no audit row and changes nothing.
  */
-import type { AirdropFlagRow, AirdropReviewState } from '../../engine/airdrop-review.ts';
-import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
+import type { AirdropFlagRow, AirdropReviewState } from '../../engine/wire/airdrop-review.ts';
+import { isAirdropReasonCode } from '../../engine/wire/airdrop-review.ts';
 import { auditAdminId, recordAudit, type Actor } from '../audit/exports.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';

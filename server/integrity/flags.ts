@@ -4,9 +4,9 @@
  * index integrity_players_flagged_idx, so a page costs its own rows whatever the list's length.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AirdropFlag, AirdropFlagRow, AirdropFlagsPage, AirdropReasonCode, AirdropReviewState } from '../../engine/airdrop-review.ts';
-import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
-import { toWire } from '../../engine/money.ts';
+import type { AirdropFlag, AirdropFlagRow, AirdropFlagsPage, AirdropReasonCode, AirdropReviewState } from '../../engine/wire/airdrop-review.ts';
+import { isAirdropReasonCode } from '../../engine/wire/airdrop-review.ts';
+import { toWire } from '../../engine/rules/money.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { reasonSentence, trustSentence, type Evidence } from './rules.ts';

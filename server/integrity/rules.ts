@@ -3,8 +3,8 @@
  * the points each reason adds to a player's score, the trust that takes points off, and the plain
  * words an operator reads for each reason. Players see only the reason's kind, never a number.
  */
-import type { AirdropReasonCode } from '../../engine/airdrop-review.ts';
-import { economy } from '../../engine/economy.ts';
+import type { AirdropReasonCode } from '../../engine/wire/airdrop-review.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { IntegritySettings } from './settings.ts';
 
 export interface IntegrityRules {
@@ -48,7 +48,7 @@ export interface IntegrityRules {
   paidJudgeMs: number;
   paidMinInvitees: number;
   paidShare: number;
-  /** The human-rate allowance's taps per second (engine/economy.ts), what "the cap" is. */
+  /** The human-rate allowance's taps per second (engine/rules/economy.ts), what "the cap" is. */
   humanTapsPerSecond: number;
   /** Auto-clicks (§4) come every autoClickIntervalMs with at most autoClickCap taps: not the player's own rhythm. */
   autoClickIntervalMs: number;

@@ -3,7 +3,7 @@
  * the score (their points less trust), and the state, which an operator's decision overrides. Pure:
  * the job (signals-job.ts) gathers the facts and writes the result.
  */
-import type { AirdropReasonCode, AirdropReviewState } from '../../engine/airdrop-review.ts';
+import type { AirdropReasonCode, AirdropReviewState } from '../../engine/wire/airdrop-review.ts';
 import type { CadenceState } from './cadence.ts';
 import { reasonPoints, trustPoints, type Evidence, type IntegrityRules } from './rules.ts';
 

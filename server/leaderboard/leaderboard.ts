@@ -6,8 +6,8 @@
  * that mirrors it when REDIS_URL is set (server/leaderboard/redis-ranks.ts). The page, the own rank
  * and the total come from one version of the view, so they always agree.
  */
-import type { LeaderboardEntry, Page } from '../../engine/api-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { LeaderboardEntry, Page } from '../../engine/wire/api-types.ts';
+import { toWire } from '../../engine/rules/money.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { loadUser, type UserRow } from '../players/exports.ts';
 

@@ -10,8 +10,8 @@
  * missing (a new Redis, a flush) or too far behind. Any Redis fault on a read returns null and the
  * caller reads the PostgreSQL view instead.
  */
-import type { LeaderboardEntry } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import type { LeaderboardEntry } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import type { RedisHandle } from '../core/redis.ts';
 import { transaction } from '../core/db/transaction.ts';

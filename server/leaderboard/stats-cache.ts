@@ -6,8 +6,8 @@
  * write; migration 0980), and the stats job folds the deltas in. A fold costs what was played
  * since the last one, never what exists (docs/scaling.md "Public stats").
  */
-import type { PublicStats } from '../../engine/api-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { PublicStats } from '../../engine/wire/api-types.ts';
+import { toWire } from '../../engine/rules/money.ts';
 import type { Queryable } from '../core/db/db.ts';
 
 type StatsRow = { total_click: number; total_paticipant: number; total_earn: string };

@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { economy } from '../../engine/economy.ts';
-import { maxEnergy } from '../../engine/energy.ts';
-import { refcodeFrom } from '../../engine/refcodes.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { maxEnergy } from '../../engine/rules/energy.ts';
+import { refcodeFrom } from '../../engine/rules/refcodes.ts';
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Clock } from '../core/clock.ts';
 import type { CoreConfig } from '../core/config/config.ts';
 import type { Db } from '../core/db/db.ts';
-import { frozenPlayerMessage } from '../../engine/admin-types.ts';
+import { frozenPlayerMessage } from '../../engine/wire/admin-types.ts';
 import type { FrozenSet } from './frozen-set.ts';
 import { refuse } from '../core/errors.ts';
 import { initDataFromHeader, initDataSecret, verifyInitData, type TelegramUser, type VerifiedInitData } from './init-data.ts';

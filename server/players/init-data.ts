@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { refusalMessage, type RefusalCode } from '../../engine/refusals.ts';
+import { refusalMessage, type RefusalCode } from '../../engine/wire/refusals.ts';
 import { cleanStrings, cleanText } from '../core/clean-text.ts';
 
 /** The `user` field of Telegram init data (the fields we read). */
@@ -23,7 +23,7 @@ export interface VerifiedInitData {
 
 export type InitDataFailure = 'missing' | 'malformed' | 'forged' | 'expired';
 
-/** The check's verdict; a failure names its refusal (engine/refusals.ts, the initData* codes). */
+/** The check's verdict; a failure names its refusal (engine/wire/refusals.ts, the initData* codes). */
 export type InitDataCheck = { ok: true; data: VerifiedInitData } | { ok: false; reason: InitDataFailure; code: RefusalCode; message: string };
 
 /** secret = HMAC_SHA256(key "WebAppData", message BOT_TOKEN) (Telegram Mini Apps docs). */

@@ -1,5 +1,5 @@
-import { economy } from '../../engine/economy.ts';
-import { money, type MoneyInput } from '../../engine/money.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money, type MoneyInput } from '../../engine/rules/money.ts';
 
 /**
  * The one decision of when a friend's dollars release their pending invite bonus (§9: a friend is

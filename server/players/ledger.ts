@@ -1,5 +1,5 @@
-import { economy } from '../../engine/economy.ts';
-import { money, roundCents, toWire, type MoneyInput } from '../../engine/money.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money, roundCents, toWire, type MoneyInput } from '../../engine/rules/money.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { crossesInviteThreshold } from './invite-bonus.ts';

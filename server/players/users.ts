@@ -1,12 +1,12 @@
-import { isAirdropReasonCode } from '../../engine/airdrop-review.ts';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
-import { availableEnergy } from '../../engine/energy.ts';
-import { toWire } from '../../engine/money.ts';
-import { passiveAccrued, passivePerSecond } from '../../engine/passive.ts';
-import { welcomeReward } from '../../engine/rewards.ts';
-import { dailyStatusOf, type DailyRecord } from '../../engine/daily.ts';
-import { meanAgeDays } from '../../engine/titles.ts';
+import { isAirdropReasonCode } from '../../engine/wire/airdrop-review.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { availableEnergy } from '../../engine/rules/energy.ts';
+import { toWire } from '../../engine/rules/money.ts';
+import { passiveAccrued, passivePerSecond } from '../../engine/rules/passive.ts';
+import { welcomeReward } from '../../engine/rules/rewards.ts';
+import { dailyStatusOf, type DailyRecord } from '../../engine/rules/daily.ts';
+import { meanAgeDays } from '../../engine/rules/titles.ts';
 import type { Queryable } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 
@@ -75,7 +75,7 @@ export const loadUser = async (q: Queryable, userId: number, forUpdate = false):
   return row;
 };
 
-/** The welcome reward split the status call shows as ageReward (engine/rewards.ts formula). */
+/** The welcome reward split the status call shows as ageReward (engine/rules/rewards.ts formula). */
 export const ageRewardOf = (row: Pick<UserRow, 'tele_age' | 'tw_age' | 'is_premium'>): UserStatus['ageReward'] => ({
   avgAge: meanAgeDays(row.tele_age, row.tw_age),
   teleReward: toWire(welcomeReward(row.tele_age, 0, false)),

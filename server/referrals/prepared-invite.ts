@@ -8,9 +8,9 @@
  */
 import { Api, GrammyError } from 'grammy';
 import type { InlineQueryResultPhoto } from 'grammy/types';
-import type { PreparedInvite } from '../../engine/api-types.ts';
-import { localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
-import { titleCatalogId, titleFor } from '../../engine/titles.ts';
+import type { PreparedInvite } from '../../engine/wire/api-types.ts';
+import { localeForLanguageCode, type Locale } from '../../engine/rules/i18n/locales.ts';
+import { titleCatalogId, titleFor } from '../../engine/rules/titles.ts';
 import { catalogText } from '../core/catalog-text.ts';
 import type { CoreConfig } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';

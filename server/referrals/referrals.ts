@@ -1,8 +1,8 @@
-import type { FriendEntry, FriendsPage, FriendWait } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
-import { money, toWire } from '../../engine/money.ts';
-import { friendLimit } from '../../engine/prices.ts';
-import { inviteBonus } from '../../engine/rewards.ts';
+import type { FriendEntry, FriendsPage, FriendWait } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money, toWire } from '../../engine/rules/money.ts';
+import { friendLimit } from '../../engine/rules/prices.ts';
+import { inviteBonus } from '../../engine/rules/rewards.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';

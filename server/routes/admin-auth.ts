@@ -4,7 +4,7 @@
  * session. Sign-in itself is refused cross-site (login CSRF).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { AdminSession } from '../../engine/admin-types.ts';
+import type { AdminSession } from '../../engine/wire/admin-types.ts';
 import { initDataSecret, verifyInitData } from '../players/exports.ts';
 import { consoleActor, recordAudit } from '../audit/exports.ts';
 import { actorOf, adminOf, checkSameOrigin, clearedCookieHeader, createSession, deleteSession, sessionCookieHeader, verifyLoginWidget } from '../console/exports.ts';

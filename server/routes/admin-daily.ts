@@ -3,9 +3,9 @@
  * setting coming days. Registered inside the guarded console scope (server/routes/admin.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { DailyPuzzleInput } from '../../engine/admin-types.ts';
-import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
+import type { DailyPuzzleInput } from '../../engine/wire/admin-types.ts';
+import { dayOfIso, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { dailySecretOf } from '../daily/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { actorOf } from '../console/exports.ts';

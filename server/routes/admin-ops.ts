@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { actorOf, adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
 import { parseBroadcast } from '../bot/exports.ts';
-import type { RoundParams } from '../../engine/admin-types.ts';
+import type { RoundParams } from '../../engine/wire/admin-types.ts';
 import { latestBuiltRound, takeAirdropSnapshot, withRootInt } from '../airdrop/exports.ts';
 import { excludedMoneySchema } from './airdrop.ts';
 import { forecastSettlement, settleForecast } from '../forecast/exports.ts';

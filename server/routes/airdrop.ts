@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../audit/exports.ts';
-import { excludedMoneyChoices, type RoundParams } from '../../engine/admin-types.ts';
+import { excludedMoneyChoices, type RoundParams } from '../../engine/wire/admin-types.ts';
 import { claimFor, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps } from '../airdrop/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { claimStreak, guessCipher, setReminders } from '../daily/exports.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
 import { obj } from './validation.ts';

@@ -8,8 +8,8 @@
  * answered `internalError` without details.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody } from '../../engine/api-types.ts';
-import type { RefusalCode } from '../../engine/refusals.ts';
+import type { ErrorBody } from '../../engine/wire/api-types.ts';
+import type { RefusalCode } from '../../engine/wire/refusals.ts';
 import { CommitUnknown, isUnavailable } from '../core/db/errors.ts';
 import { metrics } from '../core/metrics.ts';
 import { Refusal, refuse } from '../core/errors.ts';

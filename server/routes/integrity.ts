@@ -6,7 +6,7 @@
  *   reason, and the decisions (clear, exclude, an appeal), each one action with its audit row.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
+import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/wire/airdrop-review.ts';
 import { actorOf } from '../console/exports.ts';
 import { decideAppeal, decideReview, flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, noteMaxLength, openReviews } from '../integrity/exports.ts';
 import type { AdminContext } from './admin-context.ts';

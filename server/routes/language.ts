@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { LanguagePayload } from '../../engine/api-types.ts';
-import { isLocale, locales } from '../../engine/i18n/locales.ts';
+import type { LanguagePayload } from '../../engine/wire/api-types.ts';
+import { isLocale, locales } from '../../engine/rules/i18n/locales.ts';
 import { playerOf, setLanguage, statusOf } from '../players/exports.ts';
 import { refuse } from '../core/errors.ts';
 import { obj } from './validation.ts';

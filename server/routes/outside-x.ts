@@ -3,7 +3,7 @@
  * browser here, so no Telegram auth: the state names the player); GET /check-x-connect.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { SocialConnect } from '../../engine/api-types.ts';
+import type { SocialConnect } from '../../engine/wire/api-types.ts';
 import { loadUser, playerOf, statusOf } from '../players/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';

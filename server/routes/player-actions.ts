@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
-import { boostKeys, economy } from '../../engine/economy.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../../engine/wire/api-types.ts';
+import { boostKeys, economy } from '../../engine/rules/economy.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
 import { buyLevel, buyReferralLevel, claimEaster, claimPassive, claimWelcome, isPurchasableKey, setForecast } from '../boosts/exports.ts';
-import { deviceIdHeader, deviceIdPattern } from '../../engine/airdrop-review.ts';
+import { deviceIdHeader, deviceIdPattern } from '../../engine/wire/airdrop-review.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { PublicStats } from '../../engine/api-types.ts';
+import type { PublicStats } from '../../engine/wire/api-types.ts';
 import type { Db } from '../core/db/db.ts';
 import { readStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
 import type { RouteContext } from './route-context.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { loadUser, playerOf, statusOf } from '../players/exports.ts';
 import { leaderboardFromRedis, leaderboardFromView } from '../leaderboard/exports.ts';
 import { listFriends, maxPageSize, prepareInvite, refLinkOf, registerReferral } from '../referrals/exports.ts';

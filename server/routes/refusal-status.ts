@@ -1,10 +1,10 @@
 /**
  * The edge's one table from a refusal's code to its HTTP status (docs/api.md "Errors"). Features
  * refuse by code (server/core/errors.ts); only this file and the error handler speak HTTP.
- * `Record<RefusalCode, …>` makes a new code in engine/refusals.ts a type error here until it has
+ * `Record<RefusalCode, …>` makes a new code in engine/wire/refusals.ts a type error here until it has
  * a status.
  */
-import type { RefusalCode } from '../../engine/refusals.ts';
+import type { RefusalCode } from '../../engine/wire/refusals.ts';
 
 export const statusOfCode: Record<RefusalCode, number> = {
   // The edge: schemas, bodies, the database, unexpected faults.

@@ -1,11 +1,11 @@
 /**
- * JSON schemas of the wire shapes (engine/api-types.ts). They serialise answers (fast-json-stringify
+ * JSON schemas of the wire shapes (engine/wire/api-types.ts). They serialise answers (fast-json-stringify
  * drops anything not listed) and feed the OpenAPI document.
  */
-import { airdropReasonCodes, airdropReviewStates } from '../../engine/airdrop-review.ts';
-import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/api-types.ts';
+import { airdropReasonCodes, airdropReviewStates } from '../../engine/wire/airdrop-review.ts';
+import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/wire/api-types.ts';
 import type { FastifyRequest } from 'fastify';
-import { refusalCodes, type RefusalCode } from '../../engine/refusals.ts';
+import { refusalCodes, type RefusalCode } from '../../engine/wire/refusals.ts';
 import { refuse } from '../core/errors.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import type { RouteContext } from './route-context.ts';
@@ -68,7 +68,7 @@ export type ObjectSchema<T> = Schema<T> & { type: 'object'; properties: Record<s
 const schemaOf = <T>(schema: object): Schema<T> => schema as Schema<T>;
 
 /**
- * The object schema of the wire type T (engine/api-types.ts): its properties are kinds (`'integer'`,
+ * The object schema of the wire type T (engine/wire/api-types.ts): its properties are kinds (`'integer'`,
  * `'decimal'`, …) or schemas, in wire order, one for every field of T, optional ones included, and
  * no other (the serializer drops a field its schema lacks); `required` lists the fields the
  * serializer insists on. `objectOf<UserStatus>()({ … })`.
@@ -107,7 +107,7 @@ export const ageRewardSchema = {
   required: ['avgAge', 'teleReward', 'twReward', 'premiumReward', 'total'],
 };
 
-/** `daily` of the status (engine/api-types.ts DailyStatus): never the day's combo or word. */
+/** `daily` of the status (engine/wire/api-types.ts DailyStatus): never the day's combo or word. */
 export const dailyStatusSchema = {
   ...objectOf<DailyStatus>()({
     day: 'string',
@@ -123,7 +123,7 @@ export const dailyStatusSchema = {
   required: ['day', 'nextDayAt', 'streak', 'combo', 'cipher', 'reminders'],
 };
 
-/** `airdropReview` of the status (engine/airdrop-review.ts): the review's state and, unless clear, its reason codes. */
+/** `airdropReview` of the status (engine/wire/airdrop-review.ts): the review's state and, unless clear, its reason codes. */
 export const airdropReviewSchema = {
   ...objectOf<UserStatus['airdropReview']>()({
     state: enumOf(airdropReviewStates),
@@ -200,7 +200,7 @@ export const friendSchema = objectOf<FriendEntry>()({
   waitingFor: arrayOf(enumOf(['clicks', 'channel']), 'what the invite bonus still waits for (§9)'),
 });
 
-/** POST /invite/prepared (engine/api-types.ts PreparedInvite). */
+/** POST /invite/prepared (engine/wire/api-types.ts PreparedInvite). */
 export const preparedInviteSchema = { ...objectOf<PreparedInvite>()({ id: 'string', expirationDate: 'integer' }), required: ['id', 'expirationDate'] };
 
 export const leaderboardEntrySchema = objectOf<LeaderboardEntry>()({

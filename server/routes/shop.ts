@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { orderStates, shopEffects, type ShopItemView, type ShopOrderState, type ShopOrderView, type ShopView } from '../../engine/shop.ts';
+import { orderStates, shopEffects, type ShopItemView, type ShopOrderState, type ShopOrderView, type ShopView } from '../../engine/rules/shop.ts';
 import { playerOf } from '../players/exports.ts';
 import { createOrder, orderOf, shopFor } from '../shop/exports.ts';
 import { obj, rowId } from './validation.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Task, TaskType } from '../../engine/api-types.ts';
-import { messages } from '../../engine/messages.ts';
+import type { Task, TaskType } from '../../engine/wire/api-types.ts';
+import { messages } from '../../engine/wire/messages.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
 import { channelBoostsOf, claimTask, listTasks, loadTask, recordChannelBoosts, taskTypeValues, verifyOutside } from '../tasks/exports.ts';
 import { refuse } from '../core/errors.ts';

@@ -4,7 +4,7 @@
  */
 import { Address } from '@ton/core';
 import type { FastifyPluginAsync } from 'fastify';
-import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
+import type { WalletInfo, WalletLinkPayload } from '../../engine/wire/api-types.ts';
 import { playerOf } from '../players/exports.ts';
 import { allocationOf, issueTonProofPayload, linkedWallet, linkWallet, unlinkWallet, verifyTonProof } from '../airdrop/exports.ts';
 import { obj } from './validation.ts';

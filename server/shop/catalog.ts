@@ -3,15 +3,15 @@
  * Stars, a daily limit, an on/off switch and a title in every language. The player sees the items
  * on sale in their language with what is left of today's limit.
  */
-import { dailyLimitMax, invoiceTitleMax, isShopEffect, shopAmountMax, starsPriceMax, type ShopEffect, type ShopItemView } from '../../engine/shop.ts';
-import { localeForLanguageCode, locales, type Locale } from '../../engine/i18n/locales.ts';
-import type { AdminShopItem, AdminShopItemEdit } from '../../engine/admin-types.ts';
+import { dailyLimitMax, invoiceTitleMax, isShopEffect, shopAmountMax, starsPriceMax, type ShopEffect, type ShopItemView } from '../../engine/rules/shop.ts';
+import { localeForLanguageCode, locales, type Locale } from '../../engine/rules/i18n/locales.ts';
+import type { AdminShopItem, AdminShopItemEdit } from '../../engine/wire/admin-types.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
 import { recordAudit, type Actor } from '../audit/exports.ts';
 
-/** An item of the catalog, as the console reads it (engine/admin-types.ts). */
+/** An item of the catalog, as the console reads it (engine/wire/admin-types.ts). */
 export type ShopItem = AdminShopItem;
 
 interface ItemRow {

@@ -4,7 +4,7 @@
  * `shop_orders_user_idx` for one player), and the payments no order took, waiting for a refund
  * (a range of the partial index `star_payments_unmatched_idx`).
  */
-import type { AdminShopOrder, AdminUnmatchedPayment, Page } from '../../engine/admin-types.ts';
+import type { AdminShopOrder, AdminUnmatchedPayment, Page } from '../../engine/wire/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 import type { OrderRow } from './orders.ts';
 

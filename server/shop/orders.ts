@@ -4,10 +4,10 @@
  * only once per telegram_payment_charge_id: `star_payments` is keyed by it, so the same payment
  * delivered twice, late, or to two processes at once inserts one row and credits one order.
  */
-import { availableEnergy } from '../../engine/energy.ts';
-import { localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
-import { autoTapEarnings, extendTapBoost, refillEnergy, tapMultiplier, type OrderState, type ShopEffect, type ShopOrderState, type ShopOrderView } from '../../engine/shop.ts';
-import type { RefusalCode } from '../../engine/refusals.ts';
+import { availableEnergy } from '../../engine/rules/energy.ts';
+import { localeForLanguageCode, type Locale } from '../../engine/rules/i18n/locales.ts';
+import { autoTapEarnings, extendTapBoost, refillEnergy, tapMultiplier, type OrderState, type ShopEffect, type ShopOrderState, type ShopOrderView } from '../../engine/rules/shop.ts';
+import type { RefusalCode } from '../../engine/wire/refusals.ts';
 import type { CoreConfig } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';

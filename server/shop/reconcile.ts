@@ -5,7 +5,7 @@
  * did not record, and a payment of ours Telegram has not listed a day later are flagged in
  * `star_reconciliation` for the console. Each run reads at most `maxPages` pages of 100.
  */
-import type { AdminStarsFlag, StarsProblem } from '../../engine/admin-types.ts';
+import type { AdminStarsFlag, StarsProblem } from '../../engine/wire/admin-types.ts';
 import type { CoreConfig } from '../core/config/config.ts';
 import type { Queryable } from '../core/db/db.ts';
 import type { Job } from '../core/jobs/job.ts';

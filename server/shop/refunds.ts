@@ -4,15 +4,15 @@
  * order records what could not be. Telegram is asked first and outside any transaction; a refund
  * it already made ("CHARGE_ALREADY_REFUNDED") is finished here, so a retried refund completes once.
  */
-import { availableEnergy } from '../../engine/energy.ts';
-import type { AdminRefundResult } from '../../engine/admin-types.ts';
+import { availableEnergy } from '../../engine/rules/energy.ts';
+import type { AdminRefundResult } from '../../engine/wire/admin-types.ts';
 import type { CoreConfig } from '../core/config/config.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
 import { refuse } from '../core/errors.ts';
 import { recordAudit, type Actor } from '../audit/exports.ts';
 import { appendLedger, changeBalance, loadUser } from '../players/exports.ts';
-import { money, toWire } from '../../engine/money.ts';
+import { money, toWire } from '../../engine/rules/money.ts';
 import { loadOrder, type OrderRow } from './orders.ts';
 import { countRevenue } from './revenue.ts';
 import { refundStars } from './stars-api.ts';

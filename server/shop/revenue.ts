@@ -3,7 +3,7 @@
  * refund, in one of 16 rows of the day and item (user id mod 16) so buyers never queue on one row.
  * The console reads the sums of a few days; nothing scans the orders.
  */
-import type { AdminShopRevenueDay } from '../../engine/admin-types.ts';
+import type { AdminShopRevenueDay } from '../../engine/wire/admin-types.ts';
 import type { Queryable } from '../core/db/db.ts';
 
 const shards = 16;

@@ -4,7 +4,7 @@
  * /claim-ads-reward with the signed token, or Adsgram's server callback. The session nonce is the
  * dedupe key: a repeated callback or a replayed token finds the session already rewarded.
  */
-import { economy } from '../../engine/economy.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { creditMoney } from '../players/exports.ts';
 import { progressOf, recordTaskProgress, type Progress, type TaskRow } from './tasks.ts';

@@ -1,5 +1,5 @@
-import type { Task } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { Task } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { VerifiedInitData } from '../players/exports.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';

@@ -2,7 +2,7 @@
  * The outside evidence a task claim needs (captcha, exchange account, channel boosts), gathered
  * before the claim's transaction. No storage: the browser tests' fake API runs the same checks.
  */
-import { claimTaskCaptchaAction } from '../../engine/api-types.ts';
+import { claimTaskCaptchaAction } from '../../engine/wire/api-types.ts';
 import { refuse } from '../core/errors.ts';
 import type { TaskRow } from './task-model.ts';
 

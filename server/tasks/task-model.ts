@@ -4,8 +4,8 @@
  * browser tests' fake API derives its tasks from the same seed through the same code.
  */
 import { z } from 'zod';
-import type { Task, TaskHandleType, TaskType } from '../../engine/api-types.ts';
-import { toWire } from '../../engine/money.ts';
+import type { Task, TaskHandleType, TaskType } from '../../engine/wire/api-types.ts';
+import { toWire } from '../../engine/rules/money.ts';
 
 const taskTypes = ['TASK1', 'SOCIAL', 'INVITE', 'EXCHANGE', 'ACHIVEMENT', 'ADS', 'DAILY_TASK', 'INVITE_TASK'] as const satisfies readonly TaskType[];
 const handleTypes = ['BOOST', 'REF', 'CHECK_USERNAME', 'CHECK_ONUS', 'CHECK_BINGX'] as const satisfies readonly TaskHandleType[];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Task, TaskType } from '../../engine/api-types.ts';
+import type { Task, TaskType } from '../../engine/wire/api-types.ts';
 import type { Db, Queryable } from '../core/db/db.ts';
 import { refuse } from '../core/errors.ts';
 import { taskFileSchema, taskTypesOf, taskView, type Progress, type TaskRow } from './task-model.ts';

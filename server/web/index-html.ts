@@ -1,5 +1,5 @@
-import type { PublicConfig } from '../../engine/api-types.ts';
-import { dirOf, type Locale } from '../../engine/i18n/locales.ts';
+import type { PublicConfig } from '../../engine/wire/api-types.ts';
+import { dirOf, type Locale } from '../../engine/rules/i18n/locales.ts';
 import { catalogText } from '../core/catalog-text.ts';
 
 /** The marker in index.html that the server replaces with the runtime config block. */

@@ -1,4 +1,4 @@
-import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
+import { apiPrefix, type PublicConfig } from '../../engine/wire/api-types.ts';
 import type { Config } from '../background/settings.ts';
 
 /** What the browser reads from the config block: the public part of the server's config, no secrets. */

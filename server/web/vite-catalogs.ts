@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
-import type { CatalogSource } from '../../engine/i18n/catalog.ts';
-import { compileCatalog } from '../../engine/i18n/compile.ts';
+import type { CatalogSource } from '../../engine/rules/i18n/catalog.ts';
+import { compileCatalog } from '../../engine/rules/i18n/compile.ts';
 
 const query = '?catalog';
 // A virtual id that does not end in .json, so Vite's JSON plugin leaves our output alone.
@@ -9,7 +9,7 @@ const prefix = '\0money-catalog:';
 const suffix = '.js';
 
 /**
- * `import x from '../../engine/i18n/ru.json?catalog'` (or import.meta.glob with `query: '?catalog'`) yields the
+ * `import x from '../../engine/rules/i18n/catalogs/app/ru.json?catalog'` (or import.meta.glob with `query: '?catalog'`) yields the
  * catalog compiled at build time: a module whose default export is ready for `i18n.load`.
  */
 export const catalogsPlugin = (): Plugin => ({

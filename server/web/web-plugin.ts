@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
+import { apiPrefix, type PublicConfig } from '../../engine/wire/api-types.ts';
 import { encodedBody, loadAssets, makeAsset, pickEncoding, precompressed, warmCompression, type Asset } from './asset-store.ts';
-import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/i18n/locales.ts';
+import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/rules/i18n/locales.ts';
 import { injectConfig, localizeHtml } from './index-html.ts';
 import { securityHeaders } from './security-headers.ts';
 import { refuse } from '../core/errors.ts';

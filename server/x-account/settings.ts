@@ -4,7 +4,7 @@
  * credentials default to empty, so the app starts without them and the link refuses (fail closed).
  */
 import { z } from 'zod';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { publicUrl } from '../core/config/outside-config.ts';
 import { text, urlOrEmpty } from '../core/config/kinds.ts';
 import type { CoreConfig } from '../core/config/config.ts';

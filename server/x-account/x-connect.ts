@@ -2,7 +2,7 @@
  * Linking a player's X account (§7 /social-login, /callback/twitter). The OAuth state has 256
  * random bits, is stored only as its SHA-256, is bound to the Telegram user, is single use
  * (consumed by one conditional UPDATE) and lives 10 minutes. The callback sets twUsername, twAvatar
- * and twAge; the pending claim reward follows from them (welcomeReward in engine/rewards.ts), and
+ * and twAge; the pending claim reward follows from them (welcomeReward in engine/rules/rewards.ts), and
  * a player who already claimed it is paid its X part then (payXAgeReward).
  */
 import { createHash } from 'node:crypto';

@@ -2,9 +2,9 @@
  * The console's one transport: same-origin fetch with the session cookie, the CSRF header on every
  * write, a timeout, and errors as AdminApiError (with the field, or every field, the server named).
  */
-import { adminApiPrefix, csrfHeader, type AdminError } from '../../engine/admin-types.ts';
-import { errorMessageOf } from '../../engine/error-body.ts';
-import { retryDelayMs } from '../../engine/retry.ts';
+import { adminApiPrefix, csrfHeader, type AdminError } from '../../engine/wire/admin-types.ts';
+import { errorMessageOf } from '../../engine/wire/error-body.ts';
+import { retryDelayMs } from '../../engine/client/retry.ts';
 import { retrying } from '../retry-load.ts';
 
 export class AdminApiError extends Error {
@@ -55,7 +55,7 @@ export const adminRequest = async <T>(method: 'GET' | 'POST' | 'PUT', path: stri
 /**
  * How often a read answered 503 with Retry-After (the server shedding load, or its database away:
  * docs/faults.md) is tried. It is tried again calmly, the page loading meanwhile: each wait is the
- * one backoff (engine/retry.ts), never shorter than the server asked; with its 1 s Retry-After
+ * one backoff (engine/client/retry.ts), never shorter than the server asked; with its 1 s Retry-After
  * about a minute in all, after which the page shows the server's message. Writes are never resent.
  */
 export const busyReadAttempts = 7;

@@ -1,6 +1,6 @@
 /** The console's keyset-paged tables (the player page's referrals and ledger): the list's state and its panel. */
 import { useState, type ReactNode } from 'react';
-import type { Page } from '../../engine/admin-types.ts';
+import type { Page } from '../../engine/wire/admin-types.ts';
 import { get } from './api.ts';
 import { useLoad } from './use-load.ts';
 

@@ -4,7 +4,7 @@
  * sign-in page.
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { AdminSession } from '../../engine/admin-types.ts';
+import type { AdminSession } from '../../engine/wire/admin-types.ts';
 import { AdminApiError, get, post, setCsrfToken } from './api.ts';
 
 interface SessionState {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { AdminSession } from '../../engine/admin-types.ts';
+import type { AdminSession } from '../../engine/wire/admin-types.ts';
 import { config } from '../config.ts';
 import { post } from './api.ts';
 import { useSession } from './session.tsx';

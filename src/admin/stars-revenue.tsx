@@ -4,7 +4,7 @@
  * only draws them. The dashboard and the Shop page both show it.
  */
 import { useMemo } from 'react';
-import type { AdminShopRevenueDay } from '../../engine/admin-types.ts';
+import type { AdminShopRevenueDay } from '../../engine/wire/admin-types.ts';
 import { DayChart, type Series } from './chart.tsx';
 import { formatNumber } from './use-load.ts';
 

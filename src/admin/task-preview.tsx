@@ -3,8 +3,8 @@
  * phone-width frame styled like the mini-app's task row (admin.css .preview). The action on the
  * right follows the task's kind: an exchange ID field and Check, a captcha, n / 10 for ads and boosts.
  */
-import type { TaskInput } from '../../engine/admin-types.ts';
-import { formatMoney } from '../../engine/format.ts';
+import type { TaskInput } from '../../engine/wire/admin-types.ts';
+import { formatMoney } from '../../engine/rules/format.ts';
 import { MoneyIcon } from '../mini-app/ui/art.tsx';
 import { TaskImage } from '../mini-app/ui/task-image.tsx';
 

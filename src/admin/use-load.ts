@@ -1,6 +1,6 @@
-import { economy } from '../../engine/economy.ts';
-import { formatPlain } from '../../engine/format.ts';
-import { formatCount } from '../../engine/i18n/format.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { formatPlain } from '../../engine/rules/format.ts';
+import { formatCount } from '../../engine/rules/i18n/format.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { AdminApiError } from './api.ts';
 
@@ -34,7 +34,7 @@ export const formatTime = (ms: number | null | undefined): string =>
   ms == null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /**
- * An amount as the mini-app writes one (engine/format.ts `formatPlain`: grouping, "9,358.80"), but
+ * An amount as the mini-app writes one (engine/rules/format.ts `formatPlain`: grouping, "9,358.80"), but
  * exact: the console shows every decimal the ledger holds, at least two.
  */
 export const formatAmount = (value: string): string => {
@@ -42,7 +42,7 @@ export const formatAmount = (value: string): string => {
   return formatPlain(value, Math.max(economy.defaultDecimals, decimals));
 };
 
-/** A count with the locale's grouping (engine/i18n/format.ts, as the mini-app's ranks). */
+/** A count with the locale's grouping (engine/rules/i18n/format.ts, as the mini-app's ranks). */
 export const formatNumber = (n: number): string => formatCount(consoleLocale, n);
 
 /** "1 open review", "2 open reviews": the count, then the noun its plural category takes (Intl.PluralRules). */

@@ -1,8 +1,8 @@
 import { batch, type Signal } from '@preact/signals-react';
 import * as Comlink from 'comlink';
-import { retryDelayMs } from '../../engine/retry.ts';
-import type { EngineActions, EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
-import type { EngineWorkerApi } from '../../engine/worker.ts';
+import { retryDelayMs } from '../../engine/client/retry.ts';
+import type { EngineActions, EngineSnapshot, StatusUpdate } from '../../engine/client/snapshot.ts';
+import type { EngineWorkerApi } from '../../engine/client/worker.ts';
 import {
   $autoEarn,
   $balance,
@@ -26,7 +26,7 @@ import {
   emptySnapshot,
   noStatus,
 } from './signals.ts';
-import type { KeyValueStore } from '../../engine/ports.ts';
+import type { KeyValueStore } from '../../engine/client/ports.ts';
 import { openDeviceStorage } from '../telegram.ts';
 import { loadDeviceId } from './device-id.ts';
 
@@ -47,7 +47,7 @@ export interface StartEngineOptions {
 /** Makes the engine's worker; tests pass their own (e.g. one whose fetch is a fake server). */
 export type WorkerFactory = () => Worker;
 
-const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/worker.ts', import.meta.url), { type: 'module' });
+const defaultWorker: WorkerFactory = () => new Worker(new URL('../../engine/client/worker.ts', import.meta.url), { type: 'module' });
 
 let running: { worker: Worker; remote: Comlink.Remote<EngineWorkerApi> } | null = null;
 // Bumped by every start and stop: a worker made again after a failed load belongs to one start.

@@ -6,8 +6,8 @@
  * with device storage (Bot API 9.0) it lives there, which Telegram keeps from one launch to the
  * next, mirrored in web storage; elsewhere in web storage alone.
  */
-import { isDeviceId } from '../../engine/airdrop-review.ts';
-import type { KeyValueStore } from '../../engine/ports.ts';
+import { isDeviceId } from '../../engine/wire/airdrop-review.ts';
+import type { KeyValueStore } from '../../engine/client/ports.ts';
 
 /** The key in web storage. */
 export const deviceIdKey = 'money.deviceId';

@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals-react';
-import type { EngineSnapshot, StatusUpdate } from '../../engine/snapshot.ts';
+import type { EngineSnapshot, StatusUpdate } from '../../engine/client/snapshot.ts';
 
 /**
  * The one home of the game's signals. Only the bridge (src/engine-client/bridge.ts) writes them; components

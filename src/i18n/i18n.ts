@@ -1,7 +1,7 @@
 import { setupI18n, type Messages } from '@lingui/core';
-import type { Domain } from '../../engine/i18n/catalog.ts';
-import { intlTag } from '../../engine/i18n/format.ts';
-import { defaultLocale, dirOf, type Locale } from '../../engine/i18n/locales.ts';
+import type { Domain } from '../../engine/rules/i18n/catalog.ts';
+import { intlTag } from '../../engine/rules/i18n/format.ts';
+import { defaultLocale, dirOf, type Locale } from '../../engine/rules/i18n/locales.ts';
 import { retryLoad } from '../retry-load.ts';
 
 /**
@@ -13,9 +13,9 @@ export const i18n = setupI18n();
 
 type Loaders = Record<string, () => Promise<Messages>>;
 const glob = {
-  site: import.meta.glob<Messages>('../../engine/i18n/catalogs/site/*.json', { query: '?catalog', import: 'default' }),
-  legal: import.meta.glob<Messages>('../../engine/i18n/catalogs/legal/*.json', { query: '?catalog', import: 'default' }),
-  app: import.meta.glob<Messages>('../../engine/i18n/catalogs/app/*.json', { query: '?catalog', import: 'default' }),
+  site: import.meta.glob<Messages>('../../engine/rules/i18n/catalogs/site/*.json', { query: '?catalog', import: 'default' }),
+  legal: import.meta.glob<Messages>('../../engine/rules/i18n/catalogs/legal/*.json', { query: '?catalog', import: 'default' }),
+  app: import.meta.glob<Messages>('../../engine/rules/i18n/catalogs/app/*.json', { query: '?catalog', import: 'default' }),
 } satisfies Partial<Record<Domain, Loaders>>;
 export type ClientDomain = keyof typeof glob;
 
@@ -30,7 +30,7 @@ export const loadCatalog = (domain: ClientDomain, locale: Locale): Promise<Messa
   const key = `${domain}/${locale}`;
   let messages = fetched.get(key);
   if (!messages) {
-    const load = (glob[domain] as Loaders)[`../../engine/i18n/catalogs/${domain}/${locale}.json`];
+    const load = (glob[domain] as Loaders)[`../../engine/rules/i18n/catalogs/${domain}/${locale}.json`];
     if (!load) return Promise.reject(new Error(`no ${domain} catalog for ${locale}`));
     messages = retryLoad(load).catch((error: unknown) => {
       fetched.delete(key);

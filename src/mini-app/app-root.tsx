@@ -2,7 +2,7 @@ import { I18nProvider } from '@lingui/react';
 import { startTransition } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
-import type { EngineActions } from '../../engine/snapshot.ts';
+import type { EngineActions } from '../../engine/client/snapshot.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { RetryingRouter } from '../route-retry.tsx';
 import { createApiClient, type ApiClientOptions } from './api/client.ts';

@@ -1,4 +1,4 @@
-import { demoPaths, type DemoService } from '../../engine/api-types.ts';
+import { demoPaths, type DemoService } from '../../engine/wire/api-types.ts';
 import { config } from '../config.ts';
 
 /** True when the server plays `service` with a local demo stand-in (`npm start` without credentials). */

@@ -1,6 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { UserStatus } from '../../engine/api-types.ts';
-import type { EngineActions } from '../../engine/snapshot.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import type { EngineActions } from '../../engine/client/snapshot.ts';
 import { $status } from '../engine-client/signals.ts';
 
 /**

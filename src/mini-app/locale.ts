@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { UserStatus } from '../../engine/api-types.ts';
-import type { TitleTier } from '../../engine/economy.ts';
-import { isLocale, localeForLanguageCode, type Locale } from '../../engine/i18n/locales.ts';
-import { titleCatalogId } from '../../engine/titles.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import type { TitleTier } from '../../engine/rules/economy.ts';
+import { isLocale, localeForLanguageCode, type Locale } from '../../engine/rules/i18n/locales.ts';
+import { titleCatalogId } from '../../engine/rules/titles.ts';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
 import { telegramUser } from '../telegram.ts';
 

@@ -1,13 +1,13 @@
-import { frozenPlayerMessage } from '../../engine/admin-types.ts';
-import { economy } from '../../engine/economy.ts';
-import { messages, type MessageKey } from '../../engine/messages.ts';
-import { refusalCatalogId, type Refusal } from '../../engine/refusals.ts';
+import { frozenPlayerMessage } from '../../engine/wire/admin-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { messages, type MessageKey } from '../../engine/wire/messages.ts';
+import { refusalCatalogId, type Refusal } from '../../engine/wire/refusals.ts';
 import { $online, $ready } from '../engine-client/signals.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { retryLoad } from '../retry-load.ts';
 import { toasterReady } from './ui/toaster.tsx';
 
-// §8's texts have one home in engine/messages.ts, shared with the engine and the server; the
+// §8's texts have one home in engine/wire/messages.ts, shared with the engine and the server; the
 // player reads them in their language through the app catalog's `app.msg.<key>` (docs/i18n.md).
 export { messages };
 

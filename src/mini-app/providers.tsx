@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { EngineActions } from '../../engine/snapshot.ts';
+import type { EngineActions } from '../../engine/client/snapshot.ts';
 import type { ApiClient } from './api/client.ts';
 import { ApiContext } from './api/queries.ts';
 import { EngineContext } from './engine-context.tsx';

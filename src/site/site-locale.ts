@@ -1,5 +1,5 @@
 import { activateLocale } from '../i18n/i18n.ts';
-import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/i18n/locales.ts';
+import { langCookieOf, langParam, locales, pickSiteLocale, type Locale } from '../../engine/rules/i18n/locales.ts';
 
 /**
  * The site's language (docs/i18n.md, "The site"): `?lang=`, then the `lang` cookie, then the

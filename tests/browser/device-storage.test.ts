@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deviceTapKey } from '../../engine/adapters/device-tap-store.ts';
-import type { ClickPayload } from '../../engine/api-types.ts';
-import type { PendingTapsRecord } from '../../engine/ports.ts';
-import { InMemoryTransport } from '../../engine/testing/in-memory-transport.ts';
+import { deviceTapKey } from '../../engine/client/adapters/device-tap-store.ts';
+import type { ClickPayload } from '../../engine/wire/api-types.ts';
+import type { PendingTapsRecord } from '../../engine/client/ports.ts';
+import { InMemoryTransport } from '../../engine/client/testing/in-memory-transport.ts';
 import { startEngine, stopEngine } from '../../src/engine-client/bridge.ts';
 import { deviceIdKey, deviceStorageIdKey } from '../../src/engine-client/device-id.ts';
 import { $online, $pendingTaps, $ready, $totalClick } from '../../src/engine-client/signals.ts';

@@ -1,9 +1,9 @@
 // The real engine worker with its fetch answered in-process by a fake API server (InMemoryTransport on
 // the real clock), so the browser test runs the real worker, engine, transport and IndexedDB.
 // Each call is also posted to the page as `{ fakeApi: … }`, which comlink ignores.
-import { apiPrefix } from '../../engine/api-types.ts';
-import { InMemoryTransport } from '../../engine/testing/in-memory-transport.ts';
-import '../../engine/worker.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { InMemoryTransport } from '../../engine/client/testing/in-memory-transport.ts';
+import '../../engine/client/worker.ts';
 
 const scope = globalThis as unknown as { name: string; postMessage(message: unknown): void };
 // `clicks-fail`: the status answers, then every /click fails as if the network dropped.

@@ -2,8 +2,8 @@
 // fake API (tests/browser/relay-api.ts) that outlives the worker, so a test can close the app
 // (terminate the worker) and open it again against the same server, which remembers the batchIds
 // it credited. Relay messages (`relayApi` out, `relayAnswer` in) are ones comlink ignores.
-import { apiPrefix } from '../../engine/api-types.ts';
-import '../../engine/worker.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import '../../engine/client/worker.ts';
 
 export interface RelayRequest {
   id: number;

@@ -109,7 +109,7 @@ const screens = (t: Record<string, string>): Screen[] => [
   { name: 'onboarding-easter', path: '/', state: newPlayer, before: atStep(4), act: press(t['app.onb.easterEgg']!) },
 ];
 
-const catalog = (lang: string) => JSON.parse(readFileSync(new URL(`../../engine/i18n/catalogs/app/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+const catalog = (lang: string) => JSON.parse(readFileSync(new URL(`../../engine/rules/i18n/catalogs/app/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
 
 /** The launch URL Telegram opens, with the theme and the user's language. */
 const launch = (base: string, botToken: string, path: string, theme: Theme, lang: string): string => {

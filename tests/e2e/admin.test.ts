@@ -9,8 +9,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../engine/api-types.ts';
-import { frozenPlayerMessage } from '../../engine/admin-types.ts';
+import type { Task } from '../../engine/wire/api-types.ts';
+import { frozenPlayerMessage } from '../../engine/wire/admin-types.ts';
 import { advanceClock, apiAs, dbKinds, freshDatabase, launchBrowser, launchFor, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
 
 const shotsDir = process.env.SHOTS_DIR;

@@ -8,12 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminApiPrefix, csrfHeader, type AdminDailyDay, type AdminSession } from '../../engine/admin-types.ts';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { dayStartMs, isoDay, streakRewardMoney, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
-import { money } from '../../engine/money.ts';
-import { toMorse } from '../../engine/morse.ts';
+import { adminApiPrefix, csrfHeader, type AdminDailyDay, type AdminSession } from '../../engine/wire/admin-types.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { dayStartMs, isoDay, streakRewardMoney, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money } from '../../engine/rules/money.ts';
+import { toMorse } from '../../engine/client/morse.ts';
 import { initDataOf } from '../../server/dev/launch-url.ts';
 import { advanceClock, apiAs, dbKinds, launchFor, openStack, serverNow, testUser } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';

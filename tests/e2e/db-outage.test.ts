@@ -6,7 +6,7 @@
  * every acknowledged tap is counted exactly once.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClickResult } from '../../engine/api-types.ts';
+import type { ClickResult } from '../../engine/wire/api-types.ts';
 import { openDb } from '../../server/core/db/db.ts';
 import { DbUnavailable } from '../../server/core/db/errors.ts';
 import { advanceClock, apiAs, serverNow, testUser } from './harness.ts';

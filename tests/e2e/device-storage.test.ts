@@ -8,7 +8,7 @@
  */
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClickPayload } from '../../engine/api-types.ts';
+import type { ClickPayload } from '../../engine/wire/api-types.ts';
 import { apiAs, dbKinds, launchFor, openStack, serverNow, testUser } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
 

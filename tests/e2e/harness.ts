@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
 import type { TelegramUser } from '../../server/players/init-data.ts';
 import { devTokenFile } from '../../server/dev/dev-token.ts';
 import { initDataOf, launchUrl } from '../../server/dev/launch-url.ts';

@@ -98,7 +98,7 @@ const startProxy = async (target: string, entryScript: string) => {
 type Proxy = Awaited<ReturnType<typeof startProxy>>;
 
 const catalog = (domain: 'app' | 'site', locale: string): Record<string, string> =>
-  JSON.parse(readFileSync(resolve(import.meta.dirname, `../../engine/i18n/catalogs/${domain}/${locale}.json`), 'utf8')) as Record<string, string>;
+  JSON.parse(readFileSync(resolve(import.meta.dirname, `../../engine/rules/i18n/catalogs/${domain}/${locale}.json`), 'utf8')) as Record<string, string>;
 
 const shotsDir = resolve(import.meta.dirname, '../screenshots/out');
 

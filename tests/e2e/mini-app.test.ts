@@ -8,10 +8,10 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { formatMoney } from '../../engine/format.ts';
-import { money } from '../../engine/money.ts';
-import { priceOf } from '../../engine/prices.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { formatMoney } from '../../engine/rules/format.ts';
+import { money } from '../../engine/rules/money.ts';
+import { priceOf } from '../../engine/rules/prices.ts';
 import { advanceClock, apiAs, dbKinds, launchFor, serverNow, testUser, openStack } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
 import { startCpuHogs } from '../cpu-hogs.ts';

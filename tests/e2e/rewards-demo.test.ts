@@ -9,11 +9,11 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, demoPaths, type FriendEntry, type Page as ListPage, type Task } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
-import { formatMoney } from '../../engine/format.ts';
-import { money } from '../../engine/money.ts';
-import { titleFor } from '../../engine/titles.ts';
+import { apiPrefix, demoPaths, type FriendEntry, type Page as ListPage, type Task } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { formatMoney } from '../../engine/rules/format.ts';
+import { money } from '../../engine/rules/money.ts';
+import { titleFor } from '../../engine/rules/titles.ts';
 import { demoExchangeUid } from '../../server/dev/demo-stand-ins.ts';
 import { advanceClock, apiAs, dbKinds, freePort, launchFor, serverNow, testUser, openStack } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';

@@ -7,7 +7,7 @@
  * error again. Every acknowledged tap is counted once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClickResult } from '../../engine/api-types.ts';
+import type { ClickResult } from '../../engine/wire/api-types.ts';
 import { startCpuHogs, type CpuHogs } from '../cpu-hogs.ts';
 import { apiAs, removeDir, serverNow, startServer, tempDataDir, testUser, type RunningServer } from './harness.ts';
 import { missingBinaries, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
 import { apiAs, dbKinds, freePort, launchFor, openStack, serverNow, testUser } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
 

@@ -11,7 +11,7 @@
 import { Agent, request } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { openDb } from '../../server/core/db/db.ts';
 import { startFakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { advanceClock, apiAs, removeDir, serverNow, startServer, tempDataDir, testUser } from './harness.ts';

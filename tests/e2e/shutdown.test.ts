@@ -4,7 +4,7 @@
  * acknowledged click is there and nothing unacknowledged was counted.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClickResult } from '../../engine/api-types.ts';
+import type { ClickResult } from '../../engine/wire/api-types.ts';
 import { advanceClock, apiAs, dbKinds, freshDatabase, removeDir, serverNow, startServer, tempDataDir, testUser } from './harness.ts';
 
 describe.each(dbKinds)('graceful shutdown on %s', (kind) => {

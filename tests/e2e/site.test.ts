@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicStats } from '../../engine/api-types.ts';
-import { apiPrefix } from '../../engine/api-types.ts';
-import { formatCompact } from '../../engine/format.ts';
+import type { PublicStats } from '../../engine/wire/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { formatCompact } from '../../engine/rules/format.ts';
 import { advanceClock, apiAs, dbKinds, serverNow, testUser, openStack } from './harness.ts';
 import { openForSuite } from '../suite-fixture.ts';
 

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { frozenPlayerMessage } from '../../engine/admin-types.ts';
+import { frozenPlayerMessage } from '../../engine/wire/admin-types.ts';
 import { describe, expect, it } from 'vitest';
-import { catalogPath, domains, type CatalogSource } from '../../engine/i18n/catalog.ts';
-import { compileCatalog, type CompiledCatalog } from '../../engine/i18n/compile.ts';
-import { locales } from '../../engine/i18n/locales.ts';
-import { boostCatalogue, energyLimitKey, roadmap, titleTiers } from '../../engine/economy.ts';
-import { messages } from '../../engine/messages.ts';
+import { catalogPath, domains, type CatalogSource } from '../../engine/rules/i18n/catalog.ts';
+import { compileCatalog, type CompiledCatalog } from '../../engine/rules/i18n/compile.ts';
+import { locales } from '../../engine/rules/i18n/locales.ts';
+import { boostCatalogue, energyLimitKey, roadmap, titleTiers } from '../../engine/rules/economy.ts';
+import { messages } from '../../engine/wire/messages.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (domain: (typeof domains)[number], locale: string): CatalogSource =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatMonthYear } from '../../engine/i18n/format.ts';
+import { formatCount, formatMonthYear } from '../../engine/rules/i18n/format.ts';
 import {
   dirOf, langCookieOf, localeForAcceptLanguage, localeForLanguageCode, locales, matchLocale, pickSiteLocale,
-} from '../../engine/i18n/locales.ts';
-import { parseRoadmapDate } from '../../engine/i18n/roadmap-date.ts';
+} from '../../engine/rules/i18n/locales.ts';
+import { parseRoadmapDate } from '../../engine/rules/i18n/roadmap-date.ts';
 
 describe('locale matching', () => {
   it('maps Telegram language codes to the nine, English otherwise', () => {

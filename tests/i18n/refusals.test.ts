@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogPath, type CatalogSource } from '../../engine/i18n/catalog.ts';
-import { locales, type Locale } from '../../engine/i18n/locales.ts';
-import { playerRefusalCodes, refusalCatalogId, refusalCodes, refusalMessage, refusals, refusalValueNames } from '../../engine/refusals.ts';
+import { catalogPath, type CatalogSource } from '../../engine/rules/i18n/catalog.ts';
+import { locales, type Locale } from '../../engine/rules/i18n/locales.ts';
+import { playerRefusalCodes, refusalCatalogId, refusalCodes, refusalMessage, refusals, refusalValueNames } from '../../engine/wire/refusals.ts';
 
 /** Every refusal a player can meet reads in their language (docs/i18n.md "Refusals"). */
 const root = new URL('../../', import.meta.url);

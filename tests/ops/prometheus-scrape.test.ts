@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, type ClickResult } from '../../engine/api-types.ts';
+import { apiPrefix, type ClickResult } from '../../engine/wire/api-types.ts';
 import { scheduledJobs } from '../../server/background/jobs.ts';
 import { startJobs, type JobsHandle } from '../../server/core/jobs/scheduler.ts';
 import { signedLink, testWallet } from '../fixtures/ton-wallets.ts';

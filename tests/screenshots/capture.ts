@@ -272,7 +272,7 @@ const main = async () => {
       await context.close();
     }
     for (const lang of langs) {
-      const catalog = JSON.parse(readFileSync(join(root, `engine/i18n/catalogs/app/${lang}.json`), 'utf8')) as Record<string, string>;
+      const catalog = JSON.parse(readFileSync(join(root, `engine/rules/i18n/catalogs/app/${lang}.json`), 'utf8')) as Record<string, string>;
       for (const shot of languageShots(catalog)) {
         if (only && !shot.name.startsWith(only)) continue;
         const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, colorScheme: 'light' });

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { answer, type FakeApiState } from '../browser/mini-app/fake-api.ts';
 
 export const themes = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminApiPrefix, csrfHeader } from '../../engine/admin-types.ts';
+import { adminApiPrefix, csrfHeader } from '../../engine/wire/admin-types.ts';
 import { signInitData } from '../../server/players/init-data.ts';
 import { signLoginWidget } from '../../server/console/login-widget.ts';
 import { adminId, openAdminHarness, origin } from './admin-harness.ts';

@@ -4,10 +4,10 @@
  * changes nothing; each day's counts come from the players' own claims.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AdminDailyDay, AuditEntry, Page } from '../../engine/admin-types.ts';
-import type { CipherGuessResult, ErrorBody, UserStatus } from '../../engine/api-types.ts';
-import { dayStartMs, isoDay, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
+import type { AdminDailyDay, AuditEntry, Page } from '../../engine/wire/admin-types.ts';
+import type { CipherGuessResult, ErrorBody, UserStatus } from '../../engine/wire/api-types.ts';
+import { dayStartMs, isoDay, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { dailySecretOf } from '../../server/daily/settings.ts';
 import { drawCipher, drawCombo } from '../../server/daily/puzzles.ts';
 import { openAdminHarness } from './admin-harness.ts';

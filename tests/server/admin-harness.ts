@@ -1,6 +1,6 @@
 /** The console on top of the route harness: an app whose config lists admins, and signed-in sessions. */
 import type { LightMyRequestResponse } from 'fastify';
-import { adminApiPrefix, csrfHeader, type AdminSession } from '../../engine/admin-types.ts';
+import { adminApiPrefix, csrfHeader, type AdminSession } from '../../engine/wire/admin-types.ts';
 import { signInitData } from '../../server/players/init-data.ts';
 import { botToken, openHarness, type Backend, type Harness } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminBroadcast, Dashboard, ForecastSettlement } from '../../engine/admin-types.ts';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { AdminBroadcast, Dashboard, ForecastSettlement } from '../../engine/wire/admin-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { claimNext, recordOutcome } from '../../server/bot/broadcast-store.ts';
 import { refreshConsoleAggregates, foldLagMs } from '../../server/console/console-aggregates.ts';
 import { openSignedInAdmin, operatorKey } from './admin-harness.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry, CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, AdminTask } from '../../engine/admin-types.ts';
-import type { Task, UserStatus } from '../../engine/api-types.ts';
+import type { AuditEntry, CheatSignal, LedgerEntry, Page, PlayerDetail, PlayerSummary, AdminTask } from '../../engine/wire/admin-types.ts';
+import type { Task, UserStatus } from '../../engine/wire/api-types.ts';
 import { frozenMessage } from '../../server/players/authenticate.ts';
 import { seedTasks } from '../../server/tasks/tasks.ts';
 import { refreshConsoleAggregates, foldLagMs } from '../../server/console/console-aggregates.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './harness.ts';
 import { openSignedInAdmin, type SignedInAdminHarness } from './admin-harness.ts';
-import type { AdminShop, AdminShopOrder, Page } from '../../engine/admin-types.ts';
+import type { AdminShop, AdminShopOrder, Page } from '../../engine/wire/admin-types.ts';
 import { creditPayment } from '../../server/shop/exports.ts';
 
 /** The console's Stars shop (docs/shop.md): the catalog edit with its audit row, refusals naming the field, revenue and flags. */

@@ -4,7 +4,7 @@
  * reasons, and their MONEY is left unminted or redistributed pro rata, exact to the jetton unit.
  */
 import { describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { integrityRulesOf } from '../../server/integrity/rules.ts';
 import { refreshIntegrity } from '../../server/integrity/signals-job.ts';
 import { openSignedInAdmin, operatorKey } from './admin-harness.ts';

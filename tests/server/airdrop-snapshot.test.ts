@@ -1,6 +1,6 @@
 import { Address, beginCell, Cell, contractAddress, crc16, Dictionary, exoticMerkleProof, loadStateInit, type DictionaryValue } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WalletInfo } from '../../engine/api-types.ts';
+import type { WalletInfo } from '../../engine/wire/api-types.ts';
 import type { AirdropItem } from '../../server/airdrop/airdrop-tree.ts';
 import { createServedRound } from '../../server/airdrop/served-round.ts';
 import { manualClock } from '../../server/core/clock.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
 import { signInitData } from '../../server/players/init-data.ts';
 import { listMigrations, migrate } from '../../server/core/db/migrate.ts';
 import { backends, openHarness, openForSuite } from './harness.ts';

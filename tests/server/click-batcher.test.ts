@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { ClickBatcher } from '../../server/clicks/click-batcher.ts';
 import { applyClicks, RowCache } from '../../server/clicks/click-group.ts';
 import type { Click } from '../../server/clicks/click-sql.ts';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClickResult, ErrorBody } from '../../engine/api-types.ts';
+import type { ClickResult, ErrorBody } from '../../engine/wire/api-types.ts';
 import { loadConfig } from '../../server/background/settings.ts';
 import { openDb, type Db } from '../../server/core/db/db.ts';
 import { manualClock } from '../../server/core/clock.ts';

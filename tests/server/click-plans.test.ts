@@ -5,8 +5,8 @@
  * calls; each batch of a test asks a different number of taps, so a call names its batch.
  */
 import { describe, expect, it } from 'vitest';
-import { applyTaps } from '../../engine/clicks.ts';
-import { economy } from '../../engine/economy.ts';
+import { applyTaps } from '../../engine/rules/clicks.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { applyClicks, GroupFailure, RowCache } from '../../server/clicks/click-group.ts';
 import type { TapRule } from '../../server/clicks/click-plan.ts';
 import { isGroupWrite, ledgerMatchesBalances, setBalances, spyDb } from './db-helpers.ts';

@@ -7,8 +7,8 @@
  * the next adds everything once; a rebuild from scratch agrees with them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import { foldConsoleCounters, rebuildConsoleCounters, refreshConsoleAggregates } from '../../server/console/console-aggregates.ts';
 import { transaction } from '../../server/core/db/transaction.ts';
 import { readStatsCache, rebuildStatsCache, refreshStatsCache } from '../../server/leaderboard/stats-cache.ts';

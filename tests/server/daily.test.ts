@@ -3,10 +3,10 @@
  * the cipher, each paid once under replays and races, days decided by the injected clock.
  */
 import { describe, expect, it } from 'vitest';
-import type { CipherGuessResult, DailyClaimResult, ErrorBody, UserStatus } from '../../engine/api-types.ts';
-import { dayStartMs, isoDay, streakRewardMoney, utcDayOf } from '../../engine/daily.ts';
-import { economy } from '../../engine/economy.ts';
-import { money } from '../../engine/money.ts';
+import type { CipherGuessResult, DailyClaimResult, ErrorBody, UserStatus } from '../../engine/wire/api-types.ts';
+import { dayStartMs, isoDay, streakRewardMoney, utcDayOf } from '../../engine/rules/daily.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money } from '../../engine/rules/money.ts';
 import { dailySecretOf } from '../../server/daily/settings.ts';
 import { drawCipher, drawCombo } from '../../server/daily/puzzles.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';

@@ -3,7 +3,7 @@
  * a player whose Telegram name holds them plays normally, and no text field turns into a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
 import { signInitData, type TelegramUser } from '../../server/players/init-data.ts';
 import { cleanStrings, cleanText } from '../../server/core/clean-text.ts';
 import { backends, botToken, openServicesHarness, type ServicesHarness } from '../services/harness.ts';

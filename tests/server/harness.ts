@@ -5,8 +5,8 @@
 import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { apiPrefix } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import { createApp } from '../../server/app.ts';
 import { signInitData, type TelegramUser } from '../../server/players/init-data.ts';
 import { manualClock, type ManualClock } from '../../server/core/clock.ts';

@@ -5,8 +5,8 @@
  * invitees nudged just past $100 and abandoned, and friends who joined together after a post.
  */
 import { describe, expect, it } from 'vitest';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
-import type { AirdropFlagsPage } from '../../engine/airdrop-review.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
+import type { AirdropFlagsPage } from '../../engine/wire/airdrop-review.ts';
 import { refreshIntegrity } from '../../server/integrity/signals-job.ts';
 import { integrityRulesOf } from '../../server/integrity/rules.ts';
 import { openAdminHarness, operatorKey, type AdminHarness } from './admin-harness.ts';

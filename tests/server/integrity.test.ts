@@ -4,7 +4,7 @@
  * operators' list, the console's decisions (with their audit rows) and the snapshot follow.
  */
 import { describe, expect, it } from 'vitest';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
 import { refreshIntegrity } from '../../server/integrity/signals-job.ts';
 import { integrityRulesOf } from '../../server/integrity/rules.ts';
 import { adminId, openAdminHarness, operatorKey, type AdminHarness } from './admin-harness.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
 import { openAdminHarness } from './admin-harness.ts';
 import { backends, openForSuite } from './harness.ts';
 

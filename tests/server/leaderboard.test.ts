@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaderboardEntry, Page } from '../../engine/api-types.ts';
+import type { LeaderboardEntry, Page } from '../../engine/wire/api-types.ts';
 import { ranksKey } from '../../server/leaderboard/redis-ranks.ts';
 import { rebuildRanks } from '../../server/leaderboard/rank-view.ts';
 import { ranksJob } from '../../server/leaderboard/ranks-job.ts';

@@ -5,7 +5,7 @@
  * no record, and both doors make the new airdrop round served at once.
  */
 import { describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { adminId, openSignedInAdmin, operatorKey } from './admin-harness.ts';
 import { withAuditRefused } from './db-helpers.ts';
 import { backends, openForSuite, startMs } from './harness.ts';

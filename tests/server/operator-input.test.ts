@@ -6,8 +6,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { AdminTask } from '../../engine/admin-types.ts';
-import { apiPrefix } from '../../engine/api-types.ts';
+import type { AdminTask } from '../../engine/wire/admin-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { claimNext } from '../../server/bot/broadcast-store.ts';
 import { openAdminHarness, operatorKey } from './admin-harness.ts';
 import { backends, openForSuite } from './harness.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimResult, ClickResult, UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
-import { money } from '../../engine/money.ts';
-import { passiveAccrued } from '../../engine/passive.ts';
-import { priceOf } from '../../engine/prices.ts';
-import { welcomeReward } from '../../engine/rewards.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money } from '../../engine/rules/money.ts';
+import { passiveAccrued } from '../../engine/rules/passive.ts';
+import { priceOf } from '../../engine/rules/prices.ts';
+import { welcomeReward } from '../../engine/rules/rewards.ts';
 import { backends, openHarness, openForSuite } from './harness.ts';
 import { pruneClickBatches } from '../../server/clicks/click-batcher.ts';
 import { ledgerMatchesBalances, setBalances } from './db-helpers.ts';
@@ -69,7 +69,7 @@ describe.each(backends)('player actions: taps, claims, purchases (%s)', (backend
     it('caps a batch by energy, accepts nothing at 0 energy, and regenerates 1 per 5 s', async () => {
       const id = h.newUserId();
       await status(id);
-      // An independent model of the rule, written from docs/rules.md §3–§4 and not from engine/clicks.ts.
+      // An independent model of the rule, written from docs/rules.md §3–§4 and not from engine/rules/clicks.ts.
       const model = tapModel(h.clock.now());
       for (let i = 0; i < 12; i++) {
         h.clock.advance(i % 3 === 0 ? 10_000 : 700);

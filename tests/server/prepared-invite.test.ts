@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PreparedInvite, UserStatus } from '../../engine/api-types.ts';
+import type { PreparedInvite, UserStatus } from '../../engine/wire/api-types.ts';
 import { preparedMessageRefusal, startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { backends, botToken, openHarness, type Harness } from './harness.ts';
 

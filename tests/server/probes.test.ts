@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/background/settings.ts';

@@ -8,8 +8,8 @@
  * job rebuilds the view instead, and readers see the old view or the new one, never a part.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaderboardEntry } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import type { LeaderboardEntry } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import { leaderboardMetrics } from '../../server/leaderboard/exports.ts';
 import { leaderboardFromView, type LeaderboardPage } from '../../server/leaderboard/leaderboard.ts';
 import { applyRankChanges, catchUpRanks, marksWaiting, rebuildRanks, rebuildThreshold } from '../../server/leaderboard/rank-view.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FriendEntry, FriendsPage, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { FriendEntry, FriendsPage, LeaderboardEntry, Page, PublicStats, UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import { runChannelChecks } from '../../server/referrals/channel-rule.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { isChannelMember } from '../../server/tasks/outside-services.ts';

@@ -1,12 +1,12 @@
 /**
- * Refusals as clients receive them (docs/api.md "Errors"): every code of engine/refusals.ts has
+ * Refusals as clients receive them (docs/api.md "Errors"): every code of engine/wire/refusals.ts has
  * its status in the edge's one table, and representative refusals of each kind come back with
  * their code, field, status and English message, on the real app.
  */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody } from '../../engine/api-types.ts';
-import { refusalCodes, refusalMessage } from '../../engine/refusals.ts';
+import type { ErrorBody } from '../../engine/wire/api-types.ts';
+import { refusalCodes, refusalMessage } from '../../engine/wire/refusals.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/background/settings.ts';
@@ -17,7 +17,7 @@ import { reasonOfStatus, retryAfterOfCode, statusOfCode } from '../../server/rou
 import { openServicesHarness } from '../services/harness.ts';
 import { backends, botToken, openForSuite, openTestDb, startMs, testEnv } from './harness.ts';
 import { signInitData } from '../../server/players/init-data.ts';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 
 describe('the edge’s table of statuses', () => {
   it('gives every code an error status with a reason phrase, and nothing that is not a code', () => {

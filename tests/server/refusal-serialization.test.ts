@@ -10,8 +10,8 @@
  */
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { refusalCodes, type RefusalCode } from '../../engine/refusals.ts';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { refusalCodes, type RefusalCode } from '../../engine/wire/refusals.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { refuse } from '../../server/core/errors.ts';
 import { isSheddable } from '../../server/core/load-shedding.ts';
 import { installErrorHandler } from '../../server/routes/error-handler.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClickResult, UserStatus } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import type { ClickResult, UserStatus } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import { ledgerMatchesBalances } from './db-helpers.ts';
 import { backends, openHarness, type Harness } from './harness.ts';
 

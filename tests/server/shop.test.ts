@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShopOrderView, ShopView } from '../../engine/shop.ts';
+import type { ShopOrderView, ShopView } from '../../engine/rules/shop.ts';
 import { webhookSecret } from '../../server/bot/settings.ts';
 import { invoiceRefusal, startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { reconcileStars, refundOrder, updateShopItem } from '../../server/shop/exports.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task, UserStatus } from '../../engine/api-types.ts';
-import { economy } from '../../engine/economy.ts';
+import type { Task, UserStatus } from '../../engine/wire/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
 import type { OutsideServices } from '../../server/tasks/task-evidence.ts';
 import { ledgerMatchesBalances } from './db-helpers.ts';
 import { backends, harnessOn, openHarness, type Harness } from './harness.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
-import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
+import type { WalletInfo, WalletLinkPayload } from '../../engine/wire/api-types.ts';
 import { signedLink, testWallet, walletCodes, type TestWallet } from '../fixtures/ton-wallets.ts';
 import { backends, openForSuite } from './harness.ts';
 import { domain, openWalletHarness } from './wallet-harness.ts';

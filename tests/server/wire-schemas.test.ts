@@ -1,11 +1,11 @@
 /**
- * A wire type (engine/api-types.ts) and its JSON schema (server/routes/schemas.ts) cannot drift:
+ * A wire type (engine/wire/api-types.ts) and its JSON schema (server/routes/schemas.ts) cannot drift:
  * `objectOf<T>()` takes exactly T's fields, each of a kind or schema that fits it, so a field added
  * to one side only fails typecheck (npm test runs tsc over tests/). Each `@ts-expect-error` below
  * is a drift tsc must refuse: were it accepted, the directive itself would fail typecheck.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgeReward, ClaimResult, FriendEntry, Page, Task, UserStatus } from '../../engine/api-types.ts';
+import type { AgeReward, ClaimResult, FriendEntry, Page, Task, UserStatus } from '../../engine/wire/api-types.ts';
 import {
   ageRewardSchema,
   arrayOf,

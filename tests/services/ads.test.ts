@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
-import { money } from '../../engine/money.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { money } from '../../engine/rules/money.ts';
 import { adsgramRewardUrl, sendAdsgramReward } from '../../server/dev/stand-ins/adsgram-driver.ts';
 import { backends, expectMoney, moneyOf, openServicesHarness, openForSuite } from './harness.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { money } from '../../engine/money.ts';
+import { money } from '../../engine/rules/money.ts';
 import { runDailyReset } from '../../server/background/daily-reset.ts';
 import { startBackground } from '../../server/background/runtime.ts';
 import { metrics } from '../../server/core/metrics.ts';

@@ -5,8 +5,8 @@
  * hours are stepped on the injected clock; deliveries are awaited, never timed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { UserStatus } from '../../engine/api-types.ts';
-import { dayStartMs, utcDayOf } from '../../engine/daily.ts';
+import type { UserStatus } from '../../engine/wire/api-types.ts';
+import { dayStartMs, utcDayOf } from '../../engine/rules/daily.ts';
 import { catalogText } from '../../server/core/catalog-text.ts';
 import { runJobIfDue } from '../../server/core/jobs/job.ts';
 import { createGameBot } from '../../server/background/game-bot.ts';

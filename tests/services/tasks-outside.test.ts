@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { money } from '../../engine/money.ts';
+import { money } from '../../engine/rules/money.ts';
 import { startFakeExchanges, type FakeExchanges } from '../../server/dev/stand-ins/fake-exchanges.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../server/dev/stand-ins/fake-telegram.ts';
 import { startFakeTurnstile, type FakeTurnstile } from '../../server/dev/stand-ins/fake-turnstile.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalMessage } from '../../engine/refusals.ts';
+import { refusalMessage } from '../../engine/wire/refusals.ts';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/background/settings.ts';
 import { openTestDb } from '../server/harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { economy } from '../../engine/economy.ts';
-import { money } from '../../engine/money.ts';
-import type { SocialConnect, UserStatus } from '../../engine/api-types.ts';
+import { economy } from '../../engine/rules/economy.ts';
+import { money } from '../../engine/rules/money.ts';
+import type { SocialConnect, UserStatus } from '../../engine/wire/api-types.ts';
 import { startFakeX, xSettings, type FakeX } from '../../server/dev/stand-ins/fake-x.ts';
 import { backends, openServicesHarness, type ServicesHarness } from './harness.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
 import { createApp } from '../../server/app.ts';
 import { manualClock } from '../../server/core/clock.ts';
 import { loadConfig } from '../../server/background/settings.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isDeviceId } from '../../engine/airdrop-review.ts';
-import type { KeyValueStore } from '../../engine/ports.ts';
+import { isDeviceId } from '../../engine/wire/airdrop-review.ts';
+import type { KeyValueStore } from '../../engine/client/ports.ts';
 import { deviceId, deviceIdKey, deviceStorageIdKey, loadDeviceId } from '../../src/engine-client/device-id.ts';
 
 const memory = () => {

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ResolvedConfig } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiPrefix } from '../../engine/api-types.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
 import { registerWeb } from '../../server/web/web-plugin.ts';
 import { precompressPlugin } from '../../server/web/vite-precompress.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, type PublicConfig } from '../../engine/api-types.ts';
+import { apiPrefix, type PublicConfig } from '../../engine/wire/api-types.ts';
 import { registerWeb } from '../../server/web/web-plugin.ts';
 
 const publicConfig: PublicConfig = {

@@ -8,9 +8,9 @@ import type { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiPrefix, type UserStatus } from '../../engine/api-types.ts';
-import type { EngineSnapshot } from '../../engine/snapshot.ts';
-import type { EngineWorkerApi } from '../../engine/worker.ts';
+import { apiPrefix, type UserStatus } from '../../engine/wire/api-types.ts';
+import type { EngineSnapshot } from '../../engine/client/snapshot.ts';
+import type { EngineWorkerApi } from '../../engine/client/worker.ts';
 import { openHarness, type Harness } from '../server/harness.ts';
 import { spawnTsWorker } from './spawn-ts-worker.ts';
 

@@ -2,6 +2,6 @@
 // global scope; here comlink's node adapter wraps the parent port instead.
 import { parentPort } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { exposeEngine } from '../../engine/worker.ts';
+import { exposeEngine } from '../../engine/client/worker.ts';
 
 exposeEngine(nodeEndpoint(parentPort!));

@@ -2,8 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineSnapshot } from '../../engine/snapshot.ts';
-import type { EngineWorkerApi } from '../../engine/worker.ts';
+import type { EngineSnapshot } from '../../engine/client/snapshot.ts';
+import type { EngineWorkerApi } from '../../engine/client/worker.ts';
 import { startFakeApi, type FakeApi } from './fake-api.ts';
 import { spawnTsWorker } from './spawn-ts-worker.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiPrefix } from '../../engine/api-types.ts';
-import { InMemoryTransport, type InMemoryTransportOptions } from '../../engine/testing/in-memory-transport.ts';
+import { apiPrefix } from '../../engine/wire/api-types.ts';
+import { InMemoryTransport, type InMemoryTransportOptions } from '../../engine/client/testing/in-memory-transport.ts';
 
 /** A fake of the API server on 127.0.0.1, speaking spec §7 over real HTTP, backed by InMemoryTransport. */
 export interface FakeApi {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AuditEntry, Page } from '../../../engine/admin-types.ts';
+import type { AuditEntry, Page } from '../../../engine/wire/admin-types.ts';
 import { get } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AdminBroadcast, BroadcastButton, BroadcastSegment } from '../../../engine/admin-types.ts';
+import type { AdminBroadcast, BroadcastButton, BroadcastSegment } from '../../../engine/wire/admin-types.ts';
 import { AdminApiError, get, post } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
 

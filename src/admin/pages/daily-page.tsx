@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AdminDailyDay } from '../../../engine/admin-types.ts';
-import { boostCatalogue, economy, passiveItemKeys, type BoostKey } from '../../../engine/economy.ts';
+import type { AdminDailyDay } from '../../../engine/wire/admin-types.ts';
+import { boostCatalogue, economy, passiveItemKeys, type BoostKey } from '../../../engine/rules/economy.ts';
 import { AdminApiError, get, put } from '../api.ts';
 import { useLoad } from '../use-load.ts';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { AdminShop, Dashboard } from '../../../engine/admin-types.ts';
+import type { AdminShop, Dashboard } from '../../../engine/wire/admin-types.ts';
 import { get } from '../api.ts';
 import { DayChart } from '../chart.tsx';
 import { StarsRevenue } from '../stars-revenue.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ForecastSettlement } from '../../../engine/admin-types.ts';
+import type { ForecastSettlement } from '../../../engine/wire/admin-types.ts';
 import { AdminApiError, get, post } from '../api.ts';
 import { formatTime, useLoad } from '../use-load.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { LedgerEntry, PlayerDetail, ReferralEntry } from '../../../engine/admin-types.ts';
+import type { LedgerEntry, PlayerDetail, ReferralEntry } from '../../../engine/wire/admin-types.ts';
 import { get, post } from '../api.ts';
 import { PagedPanel, usePaged } from '../paged-panel.tsx';
 import { formatAmount, formatNumber, formatTime, useLoad } from '../use-load.ts';

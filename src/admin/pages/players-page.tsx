@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import type { CheatSignal, PlayerSummary } from '../../../engine/admin-types.ts';
+import type { CheatSignal, PlayerSummary } from '../../../engine/wire/admin-types.ts';
 import { get } from '../api.ts';
 import { formatAmount, formatTime, useLoad } from '../use-load.ts';
 

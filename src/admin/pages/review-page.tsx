@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AirdropFlagRow, AirdropFlagsPage, AirdropReviewState } from '../../../engine/airdrop-review.ts';
+import type { AirdropFlagRow, AirdropFlagsPage, AirdropReviewState } from '../../../engine/wire/airdrop-review.ts';
 import { AdminApiError, get, post } from '../api.ts';
 import { countOf, formatTime, useLoad } from '../use-load.ts';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminRefundResult, AdminShop, AdminShopItem, AdminShopItemEdit, AdminShopOrder, AdminStarsFlag, AdminUnmatchedPayment } from '../../../engine/admin-types.ts';
-import { dirOf, localeNames, locales } from '../../../engine/i18n/locales.ts';
-import { dailyLimitMax, invoiceTitleMax, shopAmountMax, shopAmountUnit, starsPriceMax, type OrderState, type ShopEffect } from '../../../engine/shop.ts';
+import type { AdminRefundResult, AdminShop, AdminShopItem, AdminShopItemEdit, AdminShopOrder, AdminStarsFlag, AdminUnmatchedPayment } from '../../../engine/wire/admin-types.ts';
+import { dirOf, localeNames, locales } from '../../../engine/rules/i18n/locales.ts';
+import { dailyLimitMax, invoiceTitleMax, shopAmountMax, shopAmountUnit, starsPriceMax, type OrderState, type ShopEffect } from '../../../engine/rules/shop.ts';
 import { AdminApiError, get, post } from '../api.ts';
 import { Field } from '../field.tsx';
 import { PagedPanel, usePaged } from '../paged-panel.tsx';

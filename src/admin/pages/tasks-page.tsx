@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AdminTask, TaskInput } from '../../../engine/admin-types.ts';
-import { dirOf, localeNames, locales } from '../../../engine/i18n/locales.ts';
+import type { AdminTask, TaskInput } from '../../../engine/wire/admin-types.ts';
+import { dirOf, localeNames, locales } from '../../../engine/rules/i18n/locales.ts';
 import { AdminApiError, get, post, put } from '../api.ts';
 import { Field } from '../field.tsx';
 import { TaskPreview } from '../task-preview.tsx';

@@ -17,9 +17,9 @@ import type {
   UserStatus,
   WalletInfo,
   WalletLinkPayload,
-} from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
-import type { ShopOrderState, ShopOrderView, ShopView } from '../../../engine/shop.ts';
+} from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import type { ShopOrderState, ShopOrderView, ShopView } from '../../../engine/rules/shop.ts';
 import { required, type ApiClient } from './client.ts';
 
 /** The §7 calls the mini-app makes outside the engine (which owns the status, /click, /claim, /update-level). */

@@ -1,6 +1,6 @@
-import type { ErrorBody } from '../../../engine/api-types.ts';
-import { errorMessageOf, parseBody, refusalOf } from '../../../engine/error-body.ts';
-import type { Refusal } from '../../../engine/refusals.ts';
+import type { ErrorBody } from '../../../engine/wire/api-types.ts';
+import { errorMessageOf, parseBody, refusalOf } from '../../../engine/wire/error-body.ts';
+import type { Refusal } from '../../../engine/wire/refusals.ts';
 
 /**
  * A small fetch client for the API (§7) with the client error types of §8. It sends the raw

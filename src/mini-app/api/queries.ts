@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { TaskType } from '../../../engine/api-types.ts';
+import type { TaskType } from '../../../engine/wire/api-types.ts';
 import type { ApiClient } from './client.ts';
 import { supports } from '../../telegram.ts';
 import { getFriends, getLeaderboard, getRefLink, getTasks, prepareInvite } from './calls.ts';

@@ -1,8 +1,8 @@
-import { boostCatalogue, economy, energyLimitKey, fingerKey, handheldKey, passiveItemKeys, type BoostKey } from '../../../engine/economy.ts';
-import { lockedMask, passiveLock } from '../../../engine/passive.ts';
-import { priceOf } from '../../../engine/prices.ts';
-import { formatMoney } from '../../../engine/format.ts';
-import { boostLevel, upgradeRefusal, type OwnedLevels, type UpgradeRefusal } from '../../../engine/upgrades.ts';
+import { boostCatalogue, economy, energyLimitKey, fingerKey, handheldKey, passiveItemKeys, type BoostKey } from '../../../engine/rules/economy.ts';
+import { lockedMask, passiveLock } from '../../../engine/rules/passive.ts';
+import { priceOf } from '../../../engine/rules/prices.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
+import { boostLevel, upgradeRefusal, type OwnedLevels, type UpgradeRefusal } from '../../../engine/rules/upgrades.ts';
 import { $autoEarn, $energyLevel, $fingerLevel, $levels, $totalEarn } from '../../engine-client/signals.ts';
 import type { Translate } from '../locale.ts';
 

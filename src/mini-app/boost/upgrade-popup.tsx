@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { economy, type BoostKey } from '../../../engine/economy.ts';
+import { economy, type BoostKey } from '../../../engine/rules/economy.ts';
 import { haptic } from '../../telegram.ts';
 import { useEngine } from '../engine-context.tsx';
 import { messages, notify } from '../messages.ts';

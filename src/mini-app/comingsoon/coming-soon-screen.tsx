@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
 import { useRef, useState } from 'react';
-import { economy } from '../../../engine/economy.ts';
-import { titleFor } from '../../../engine/titles.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { titleFor } from '../../../engine/rules/titles.ts';
 import { useStatus } from '../engine-context.tsx';
 import { titleName } from '../locale.ts';
 import { art, MoneyIcon, productName } from '../ui/art.tsx';

@@ -1,9 +1,9 @@
 import { useLingui } from '@lingui/react';
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { economy } from '../../../engine/economy.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
-import { MorseKeyer, type MorseEvent, type MorseState } from '../../../engine/morse.ts';
-import type { Clock, Scheduler } from '../../../engine/ports.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
+import { MorseKeyer, type MorseEvent, type MorseState } from '../../../engine/client/morse.ts';
+import type { Clock, Scheduler } from '../../../engine/client/ports.ts';
 import { config } from '../../config.ts';
 import { haptic, openTelegramLink } from '../../telegram.ts';
 import { guessDailyCipher } from '../api/calls.ts';
@@ -23,7 +23,7 @@ export const browserTime: Clock & Scheduler = {
   clearTimeout: (handle) => window.clearTimeout(handle as number),
 };
 
-/** The keyer's time; a test provides a stepped one (engine/testing/manual-time.ts) instead of sleeping. */
+/** The keyer's time; a test provides a stepped one (engine/client/testing/manual-time.ts) instead of sleeping. */
 export const MorseTime = createContext<Clock & Scheduler>(browserTime);
 
 const hapticOf: Record<MorseEvent, () => void> = { dot: haptic.dot, dash: haptic.dash, letter: haptic.letter, unknown: haptic.error };

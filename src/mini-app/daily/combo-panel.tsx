@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
-import { economy, type BoostKey } from '../../../engine/economy.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
-import { boostCatalogue } from '../../../engine/economy.ts';
+import { economy, type BoostKey } from '../../../engine/rules/economy.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
+import { boostCatalogue } from '../../../engine/rules/economy.ts';
 import { boostTitle } from '../boost/boost-model.ts';
 import { appLocale } from '../locale.ts';
 import { art, MoneyIcon } from '../ui/art.tsx';

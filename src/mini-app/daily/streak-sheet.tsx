@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import { streakLadderLength } from '../../../engine/daily.ts';
-import { economy } from '../../../engine/economy.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
+import { streakLadderLength } from '../../../engine/rules/daily.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
 import { haptic } from '../../telegram.ts';
 import { claimDailyStreak } from '../api/calls.ts';
 import { ResponseError } from '../api/client.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DailyStatus } from '../../../engine/api-types.ts';
+import type { DailyStatus } from '../../../engine/wire/api-types.ts';
 import { useStatus } from '../engine-context.tsx';
 
 /** The player's day from the status (docs/rules.md §15), absent until the status has it. */

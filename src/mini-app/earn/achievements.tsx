@@ -1,9 +1,9 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { Task } from '../../../engine/api-types.ts';
-import { formatMoney } from '../../../engine/format.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
+import type { Task } from '../../../engine/wire/api-types.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
 import { $totalClick } from '../../engine-client/signals.ts';
 import { useTasks } from '../api/queries.ts';
 import { Icon, MoneyIcon } from '../ui/art.tsx';

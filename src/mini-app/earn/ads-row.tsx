@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import { demoPaths, type Task } from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
-import { formatMoney } from '../../../engine/format.ts';
+import { demoPaths, type Task } from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { config } from '../../config.ts';
 import { haptic } from '../../telegram.ts';
 import { claimAdsReward, startWatchAds } from '../api/calls.ts';

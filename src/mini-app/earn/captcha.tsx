@@ -1,5 +1,5 @@
 import { Turnstile } from '@marsidev/react-turnstile';
-import { claimTaskCaptchaAction } from '../../../engine/api-types.ts';
+import { claimTaskCaptchaAction } from '../../../engine/wire/api-types.ts';
 import { config } from '../../config.ts';
 import { isDemo } from '../demo.ts';
 import { appLocale } from '../locale.ts';

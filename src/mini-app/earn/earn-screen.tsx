@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import type { Task, TaskType } from '../../../engine/api-types.ts';
+import type { Task, TaskType } from '../../../engine/wire/api-types.ts';
 import { useTasks } from '../api/queries.ts';
 import { messageText } from '../messages.ts';
 import { art } from '../ui/art.tsx';

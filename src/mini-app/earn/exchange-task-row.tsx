@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
-import type { Task } from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
+import type { Task } from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 import { haptic, openLink } from '../../telegram.ts';
 import { config } from '../../config.ts';
 import { checkTask } from '../api/calls.ts';

@@ -1,9 +1,9 @@
 import { useLingui } from '@lingui/react';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { Task } from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
-import { formatMoney } from '../../../engine/format.ts';
+import type { Task } from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { haptic, openLink, openTelegramLink, telegramUser } from '../../telegram.ts';
 import { demoTelegramLink } from '../demo.ts';
 import { checkTask } from '../api/calls.ts';

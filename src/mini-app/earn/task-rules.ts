@@ -1,5 +1,5 @@
-import type { Task } from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
+import type { Task } from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 
 /** §4 external-link tasks: the ids whose link was opened, remembered under `earn_task`. */
 export const earnTaskKey = 'earn_task';

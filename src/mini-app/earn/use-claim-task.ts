@@ -1,4 +1,4 @@
-import type { ClaimTaskPayload, Task } from '../../../engine/api-types.ts';
+import type { ClaimTaskPayload, Task } from '../../../engine/wire/api-types.ts';
 import { claimTask } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { messages } from '../messages.ts';

@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useRef, useState } from 'react';
-import { demoPaths, type Task } from '../../../engine/api-types.ts';
+import { demoPaths, type Task } from '../../../engine/wire/api-types.ts';
 import { config } from '../../config.ts';
 import { retryingLazy } from '../../route-retry.tsx';
 import { isDemo } from '../demo.ts';

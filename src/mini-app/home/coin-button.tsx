@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
-import { formatMoney } from '../../../engine/format.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { $balance, $clickValue } from '../../engine-client/signals.ts';
 import { haptic } from '../../telegram.ts';
 import { useEngine } from '../engine-context.tsx';

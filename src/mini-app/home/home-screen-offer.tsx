@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useState } from 'react';
-import { money } from '../../../engine/money.ts';
+import { money } from '../../../engine/rules/money.ts';
 import { $offlineReward } from '../../engine-client/signals.ts';
 import { addToHomeScreen, clientStore, homeScreenStatus, supports } from '../../telegram.ts';
 import { art } from '../ui/art.tsx';

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import { isLocale, localeNames, locales, type Locale } from '../../../engine/i18n/locales.ts';
+import { isLocale, localeNames, locales, type Locale } from '../../../engine/rules/i18n/locales.ts';
 import { setLanguage } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { appLocale, switchLocale } from '../locale.ts';

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { money } from '../../../engine/money.ts';
-import { formatMoney } from '../../../engine/format.ts';
+import { money } from '../../../engine/rules/money.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { $offlineReward } from '../../engine-client/signals.ts';
 import { useEngine } from '../engine-context.tsx';
 import { Popup } from '../ui/popup.tsx';

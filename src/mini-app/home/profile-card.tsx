@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react';
-import type { UserStatus } from '../../../engine/api-types.ts';
-import { titleFor } from '../../../engine/titles.ts';
+import type { UserStatus } from '../../../engine/wire/api-types.ts';
+import { titleFor } from '../../../engine/rules/titles.ts';
 import { art, Avatar, Icon } from '../ui/art.tsx';
 import { ConnectX } from '../ui/connect-x.tsx';
 import { titleName } from '../locale.ts';

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react';
-import type { FriendWait } from '../../../engine/api-types.ts';
+import type { FriendWait } from '../../../engine/wire/api-types.ts';
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { economy } from '../../../engine/economy.ts';
-import { formatMoney } from '../../../engine/format.ts';
-import { money } from '../../../engine/money.ts';
-import { friendLimit } from '../../../engine/prices.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
+import { money } from '../../../engine/rules/money.ts';
+import { friendLimit } from '../../../engine/rules/prices.ts';
 import { haptic, sharePreparedMessage, shareRefLink } from '../../telegram.ts';
 import { useFriends, usePreparedInvite, useRefLink } from '../api/queries.ts';
 import { useEngine, useStatus } from '../engine-context.tsx';

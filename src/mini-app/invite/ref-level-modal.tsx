@@ -1,9 +1,9 @@
 import { useLingui } from '@lingui/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { UserStatus } from '../../../engine/api-types.ts';
-import { referralLevels } from '../../../engine/economy.ts';
-import { formatMoney } from '../../../engine/format.ts';
-import { canUpgradeReferral, nextReferralLevel } from '../../../engine/prices.ts';
+import type { UserStatus } from '../../../engine/wire/api-types.ts';
+import { referralLevels } from '../../../engine/rules/economy.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
+import { canUpgradeReferral, nextReferralLevel } from '../../../engine/rules/prices.ts';
 import { $totalMoney } from '../../engine-client/signals.ts';
 import { updateRefLevel } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';

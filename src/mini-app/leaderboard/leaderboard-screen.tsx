@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import { formatMoney } from '../../../engine/format.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
 import { useLeaderboard } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';
 import { appLocale } from '../locale.ts';

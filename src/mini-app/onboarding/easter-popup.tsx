@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
-import type { UserStatus } from '../../../engine/api-types.ts';
-import { economy } from '../../../engine/economy.ts';
-import { formatMoney } from '../../../engine/format.ts';
+import type { UserStatus } from '../../../engine/wire/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { claimEaster } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { messages, notify } from '../messages.ts';

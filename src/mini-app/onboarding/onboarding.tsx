@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useState } from 'react';
-import type { UserStatus } from '../../../engine/api-types.ts';
-import { titleFor } from '../../../engine/titles.ts';
-import { formatMoney } from '../../../engine/format.ts';
+import type { UserStatus } from '../../../engine/wire/api-types.ts';
+import { titleFor } from '../../../engine/rules/titles.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { config } from '../../config.ts';
 import { haptic, shareRefLink, shareStory, telegramUser } from '../../telegram.ts';
 import { claimWelcome } from '../api/calls.ts';

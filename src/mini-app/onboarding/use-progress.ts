@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 
 /** §9: onboarding progress rises 1% every 30 ms up to 100, while `running`. */
 export const useProgress = (running: boolean): number => {

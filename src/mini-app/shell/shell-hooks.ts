@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSignalEffect } from '@preact/signals-react';
-import type { UserStatus } from '../../../engine/api-types.ts';
-import { isReferralStartParam } from '../../../engine/refcodes.ts';
+import type { UserStatus } from '../../../engine/wire/api-types.ts';
+import { isReferralStartParam } from '../../../engine/rules/refcodes.ts';
 import { $message } from '../../engine-client/signals.ts';
 import { bindBackButton, startParam } from '../../telegram.ts';
 import { registerReferral } from '../api/calls.ts';

@@ -1,4 +1,4 @@
-import { demoPaths } from '../../../engine/api-types.ts';
+import { demoPaths } from '../../../engine/wire/api-types.ts';
 import type { InvoiceStatus } from '../../telegram.ts';
 import { loadScript } from '../ui/load-script.ts';
 

@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ShopItemView } from '../../../engine/shop.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
+import type { ShopItemView } from '../../../engine/rules/shop.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
 import { createShopOrder, getShop, getShopOrder } from '../api/calls.ts';
 import { ResponseError } from '../api/client.ts';
 import { keys, useApi } from '../api/queries.ts';

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 
 /** Prev/next paging for the 10-a-page lists (friends, leaderboard; §9). */
 export const Pager = ({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) => {

@@ -1,4 +1,4 @@
-import { titleTiers } from '../../../engine/economy.ts';
+import { titleTiers } from '../../../engine/rules/economy.ts';
 import { art, Icon } from './art.tsx';
 
 /**

@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { Suspense, useEffect, type ComponentProps } from 'react';
 import type { Toaster as SonnerToaster } from 'sonner';
-import { economy } from '../../../engine/economy.ts';
-import { dirOf } from '../../../engine/i18n/locales.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { dirOf } from '../../../engine/rules/i18n/locales.ts';
 import { retryingLazy } from '../../route-retry.tsx';
 import { appLocale } from '../locale.ts';
 

@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react';
-import { reasonKindsOf } from '../../../engine/airdrop-review.ts';
+import { reasonKindsOf } from '../../../engine/wire/airdrop-review.ts';
 import { config } from '../../config.ts';
 import { openLink, openTelegramLink } from '../../telegram.ts';
 import { useStatus } from '../engine-context.tsx';
 
-/** The kinds' lines, one catalog id each (engine/airdrop-review.ts airdropReasonKinds). */
+/** The kinds' lines, one catalog id each (engine/wire/airdrop-review.ts airdropReasonKinds). */
 const kindIds = { tapping: 'app.review.kind.tapping', referrals: 'app.review.kind.referrals', group: 'app.review.kind.group', device: 'app.review.kind.device' } as const;
 
 /**

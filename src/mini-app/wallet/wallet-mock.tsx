@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { economy } from '../../../engine/economy.ts';
-import { formatWallet } from '../../../engine/format.ts';
-import { formatCount } from '../../../engine/i18n/format.ts';
-import { money } from '../../../engine/money.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { formatWallet } from '../../../engine/rules/format.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
+import { money } from '../../../engine/rules/money.ts';
 import { $autoEarn, $totalEarn } from '../../engine-client/signals.ts';
 import { appLocale } from '../locale.ts';
 import { art } from '../ui/art.tsx';

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react';
 import { Suspense, useState, type ReactNode } from 'react';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 import { retryingLazy } from '../../route-retry.tsx';
-import { formatCount } from '../../../engine/i18n/format.ts';
+import { formatCount } from '../../../engine/rules/i18n/format.ts';
 import { setPredictWallet } from '../api/calls.ts';
 import { useApi } from '../api/queries.ts';
 import { useStatus } from '../engine-context.tsx';

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react';
-import { intlTag } from '../../../engine/i18n/format.ts';
-import type { Locale } from '../../../engine/i18n/locales.ts';
+import { intlTag } from '../../../engine/rules/i18n/format.ts';
+import type { Locale } from '../../../engine/rules/i18n/locales.ts';
 import { config } from '../../config.ts';
 import { usePageTitle } from '../use-page-title.ts';
 import './airdrop.css';

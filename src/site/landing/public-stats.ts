@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { economy } from '../../../engine/economy.ts';
-import type { PublicStats } from '../../../engine/api-types.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import type { PublicStats } from '../../../engine/wire/api-types.ts';
 import { config } from '../../config.ts';
 import { retryLoad } from '../../retry-load.ts';
 
@@ -22,14 +22,14 @@ export const fetchPublicStats = async (apiBase: string = config.apiBase): Promis
   return body;
 };
 
-/** formatCompact's shape; engine/format.ts is loaded on demand (see loadFormat). */
+/** formatCompact's shape; engine/rules/format.ts is loaded on demand (see loadFormat). */
 export type FormatCompact = (value: string | number) => string;
 
-// engine/format.ts brings decimal.js, a tenth of the landing page's JS, and the tiles need it only
+// engine/rules/format.ts brings decimal.js, a tenth of the landing page's JS, and the tiles need it only
 // once numbers arrive: load it alongside the first fetch, off the first render's path.
 let formatModule: Promise<FormatCompact> | undefined;
 const loadFormat = (): Promise<FormatCompact> =>
-  (formatModule ??= retryLoad(() => import('../../../engine/format.ts')).then(
+  (formatModule ??= retryLoad(() => import('../../../engine/rules/format.ts')).then(
     (m) => m.formatCompact,
     (error: unknown) => {
       console.error(error);

@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react';
 import { useRef } from 'react';
-import { economy } from '../../../engine/economy.ts';
-import { roadmapFor } from '../../../engine/roadmap.ts';
-import { formatMonthYear } from '../../../engine/i18n/format.ts';
-import type { Locale } from '../../../engine/i18n/locales.ts';
-import { parseRoadmapDate } from '../../../engine/i18n/roadmap-date.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { roadmapFor } from '../../../engine/rules/roadmap.ts';
+import { formatMonthYear } from '../../../engine/rules/i18n/format.ts';
+import type { Locale } from '../../../engine/rules/i18n/locales.ts';
+import { parseRoadmapDate } from '../../../engine/rules/i18n/roadmap-date.ts';
 
 const prefersReducedMotion = (): boolean => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 

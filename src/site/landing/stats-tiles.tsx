@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react';
-import type { PublicStats } from '../../../engine/api-types.ts';
+import type { PublicStats } from '../../../engine/wire/api-types.ts';
 import { usePublicStats } from './public-stats.ts';
 
 const tiles: readonly (keyof PublicStats)[] = ['totalClick', 'totalPaticipant', 'totalEarn'];

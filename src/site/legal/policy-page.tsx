@@ -1,4 +1,4 @@
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 import { botLink, config } from '../../config.ts';
 import { Items, LegalPage, Para, type LegalSection } from './legal-page.tsx';
 

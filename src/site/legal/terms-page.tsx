@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 import { botLink, config } from '../../config.ts';
 import { LegalPage, Para, type LegalSection } from './legal-page.tsx';
 

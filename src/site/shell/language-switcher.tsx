@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { isLocale, langParam, localeNames, locales, type Locale } from '../../../engine/i18n/locales.ts';
+import { isLocale, langParam, localeNames, locales, type Locale } from '../../../engine/rules/i18n/locales.ts';
 import { chooseSiteLocale, localizedHref } from '../site-locale.ts';
 import './language-switcher.css';
 

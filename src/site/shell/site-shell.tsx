@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
-import { economy } from '../../../engine/economy.ts';
+import { economy } from '../../../engine/rules/economy.ts';
 import { useArtMask } from '../../art-url.ts';
 import { botLink, config } from '../../config.ts';
 import { AlternateLinks, LanguageSwitcher } from './language-switcher.tsx';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, MemoryRouter } from 'react-router-dom';
-import { csrfHeader, type AdminBroadcast, type AdminTask } from '../../../engine/admin-types.ts';
+import { csrfHeader, type AdminBroadcast, type AdminTask } from '../../../engine/wire/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import { AdminApp, consoleRoutes } from '../../../src/admin/app.tsx';
 import BroadcastsPage from '../../../src/admin/pages/broadcasts-page.tsx';

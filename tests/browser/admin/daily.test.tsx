@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminApiPrefix, csrfHeader, type AdminDailyDay } from '../../../engine/admin-types.ts';
+import { adminApiPrefix, csrfHeader, type AdminDailyDay } from '../../../engine/wire/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import DailyPage from '../../../src/admin/pages/daily-page.tsx';
 import { render, until } from '../site/render.tsx';

@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, vi } from 'vitest';
-import { adminApiPrefix } from '../../../engine/admin-types.ts';
+import { adminApiPrefix } from '../../../engine/wire/admin-types.ts';
 import { cleanup } from '../site/render.tsx';
 
 /** A JSON answer as the console API sends it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminApiPrefix, type Page } from '../../../engine/admin-types.ts';
+import { adminApiPrefix, type Page } from '../../../engine/wire/admin-types.ts';
 import { PagedPanel, usePaged } from '../../../src/admin/paged-panel.tsx';
 import { render, until } from '../site/render.tsx';
 import { button, click, consoleTestHooks, json } from './harness.ts';

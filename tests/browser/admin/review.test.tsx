@@ -1,7 +1,7 @@
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { adminApiPrefix, csrfHeader } from '../../../engine/admin-types.ts';
-import type { AirdropFlagRow } from '../../../engine/airdrop-review.ts';
+import { adminApiPrefix, csrfHeader } from '../../../engine/wire/admin-types.ts';
+import type { AirdropFlagRow } from '../../../engine/wire/airdrop-review.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import ReviewPage from '../../../src/admin/pages/review-page.tsx';
 import { render, until } from '../site/render.tsx';

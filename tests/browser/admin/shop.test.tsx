@@ -1,6 +1,6 @@
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { csrfHeader, type AdminShop, type AdminShopItem, type AdminShopOrder, type Page } from '../../../engine/admin-types.ts';
+import { csrfHeader, type AdminShop, type AdminShopItem, type AdminShopOrder, type Page } from '../../../engine/wire/admin-types.ts';
 import { setCsrfToken } from '../../../src/admin/api.ts';
 import ShopPage from '../../../src/admin/pages/shop-page.tsx';
 import { render, until } from '../site/render.tsx';

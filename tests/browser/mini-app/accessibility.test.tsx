@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatMoney } from '../../../engine/format.ts';
+import { formatMoney } from '../../../engine/rules/format.ts';
 import { $balance, $totalClick } from '../../../src/engine-client/signals.ts';
 import { balanceAnnounceMs } from '../../../src/mini-app/home/balance-announcer.ts';
 import { button, cleanup, find, mountApp } from './harness.tsx';

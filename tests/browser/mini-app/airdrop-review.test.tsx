@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import appEn from '../../../engine/i18n/catalogs/app/en.json';
-import appFa from '../../../engine/i18n/catalogs/app/fa.json';
+import appEn from '../../../engine/rules/i18n/catalogs/app/en.json';
+import appFa from '../../../engine/rules/i18n/catalogs/app/fa.json';
 import { demoStatus } from './fake-api.ts';
 import { button, cleanup, click, find, mountApp, recordOpenedLinks } from './harness.tsx';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient, FetchError, RequiredError, ResponseError } from '../../../src/mini-app/api/client.ts';
 import { claimTask, getTasks, registerReferral, setPredictWallet } from '../../../src/mini-app/api/calls.ts';
-import type { TaskType } from '../../../engine/api-types.ts';
+import type { TaskType } from '../../../engine/wire/api-types.ts';
 
 const client = (fetch: (url: string, init?: RequestInit) => Promise<Response>) =>
   createApiClient({ apiBase: '/money/api/v1/airdrop', initData: 'raw-init-data', fetch });

@@ -4,8 +4,8 @@
  */
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { economy } from '../../../engine/economy.ts';
-import { ManualTime } from '../../../engine/testing/manual-time.ts';
+import { economy } from '../../../engine/rules/economy.ts';
+import { ManualTime } from '../../../engine/client/testing/manual-time.ts';
 import { $energy, $totalClick } from '../../../src/engine-client/signals.ts';
 import { MorseTime } from '../../../src/mini-app/daily/cipher-mode.tsx';
 import { demoDaily, demoStatus } from './fake-api.ts';

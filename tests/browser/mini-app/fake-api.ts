@@ -1,18 +1,18 @@
-import type { DailyStatus, FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/api-types.ts';
-import { streakRewardMoney, streakStep } from '../../../engine/daily.ts';
+import type { DailyStatus, FriendEntry, LeaderboardEntry, Task, TaskType, UserStatus, WalletInfo } from '../../../engine/wire/api-types.ts';
+import { streakRewardMoney, streakStep } from '../../../engine/rules/daily.ts';
 import seed from '../../../server/tasks/seed-tasks.json';
 import { verifyOutside } from '../../../server/tasks/task-evidence.ts';
 import { rowOfSeed, taskFileSchema, taskTypesOf, taskView, type TaskRow } from '../../../server/tasks/task-model.ts';
 import { Refusal } from '../../../server/core/errors.ts';
 import { reasonOfStatus, statusOfCode } from '../../../server/routes/refusal-status.ts';
 import type { OutsideServices } from '../../../server/tasks/task-evidence.ts';
-import { apiPrefix, demoPaths } from '../../../engine/api-types.ts';
-import { economy, type BoostKey } from '../../../engine/economy.ts';
-import { isLocale } from '../../../engine/i18n/locales.ts';
-import { money, toWire } from '../../../engine/money.ts';
-import { priceOf } from '../../../engine/prices.ts';
-import { refusalMessage, upgradeRefusalCode, type RefusalCode } from '../../../engine/refusals.ts';
-import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/upgrades.ts';
+import { apiPrefix, demoPaths } from '../../../engine/wire/api-types.ts';
+import { economy, type BoostKey } from '../../../engine/rules/economy.ts';
+import { isLocale } from '../../../engine/rules/i18n/locales.ts';
+import { money, toWire } from '../../../engine/rules/money.ts';
+import { priceOf } from '../../../engine/rules/prices.ts';
+import { refusalMessage, upgradeRefusalCode, type RefusalCode } from '../../../engine/wire/refusals.ts';
+import { boostLevel, isBoostKey, upgradeRefusal } from '../../../engine/rules/upgrades.ts';
 
 /**
  * A small fake of the HTTP API (spec §7) at the network boundary, for component tests and the
@@ -52,7 +52,7 @@ export interface FakeApiState {
   cipherWord: string;
 }
 
-/** A refusal the fake answers: its status, code and field; the English comes from engine/refusals.ts. */
+/** A refusal the fake answers: its status, code and field; the English comes from engine/wire/refusals.ts. */
 export interface FakeRefusal {
   status: number;
   code: RefusalCode;

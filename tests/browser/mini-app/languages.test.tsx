@@ -1,11 +1,11 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import appFa from '../../../engine/i18n/catalogs/app/fa.json';
-import appId from '../../../engine/i18n/catalogs/app/id.json';
-import appRu from '../../../engine/i18n/catalogs/app/ru.json';
+import appFa from '../../../engine/rules/i18n/catalogs/app/fa.json';
+import appId from '../../../engine/rules/i18n/catalogs/app/id.json';
+import appRu from '../../../engine/rules/i18n/catalogs/app/ru.json';
 import { activateLocale } from '../../../src/i18n/i18n.ts';
 import { startLocaleOf } from '../../../src/mini-app/locale.ts';
-import { refusalMessage } from '../../../engine/refusals.ts';
+import { refusalMessage } from '../../../engine/wire/refusals.ts';
 import { demoStatus, demoTasks, withTask, type FakeRefusal } from './fake-api.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp, pointer } from './harness.tsx';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import appUk from '../../../engine/i18n/catalogs/app/uk.json';
+import appUk from '../../../engine/rules/i18n/catalogs/app/uk.json';
 import { demoStatus } from './fake-api.ts';
 import { installFakeClient } from './fake-telegram-client.ts';
 import { button, cleanup, click, find, findText, findToast, mountApp } from './harness.tsx';

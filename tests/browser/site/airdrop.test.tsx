@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import siteEn from '../../../engine/i18n/catalogs/site/en.json';
-import siteFa from '../../../engine/i18n/catalogs/site/fa.json';
-import type { Locale } from '../../../engine/i18n/locales.ts';
+import siteEn from '../../../engine/rules/i18n/catalogs/site/en.json';
+import siteFa from '../../../engine/rules/i18n/catalogs/site/fa.json';
+import type { Locale } from '../../../engine/rules/i18n/locales.ts';
 import { config } from '../../../src/config.ts';
 import { siteRoutes } from '../../../src/site/routes.tsx';
 import { pageTestHooks, render, until } from './render.tsx';

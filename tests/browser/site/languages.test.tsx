@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { siteRoutes } from '../../../src/site/routes.tsx';
-import type { Locale } from '../../../engine/i18n/locales.ts';
+import type { Locale } from '../../../engine/rules/i18n/locales.ts';
 import { pageTestHooks, render, until } from './render.tsx';
 
 // The site in other languages (docs/i18n.md): text from the catalogs, <html lang dir>, right to

@@ -2,7 +2,7 @@ import { I18nProvider } from '@lingui/react';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { Locale } from '../../../engine/i18n/locales.ts';
+import type { Locale } from '../../../engine/rules/i18n/locales.ts';
 import { activateLocale, i18n } from '../../../src/i18n/i18n.ts';
 
 // Tell React that updates in these tests are wrapped in act().

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiPrefix } from '../../../engine/api-types.ts';
+import { apiPrefix } from '../../../engine/wire/api-types.ts';
 import { StatsTiles } from '../../../src/site/landing/stats-tiles.tsx';
 import { cleanup, render, settle, until } from './render.tsx';
 

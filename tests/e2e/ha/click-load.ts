@@ -6,7 +6,7 @@
  * too, which is safe because the batch id makes the credit happen once. Everything else is a
  * failure the tests assert there is none of. Used by tests/e2e/ha/ and bench/failover.bench.ts.
  */
-import type { ClickResult } from '../../../engine/api-types.ts';
+import type { ClickResult } from '../../../engine/wire/api-types.ts';
 import { initDataOf, launchUrl } from '../../../server/dev/launch-url.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-import { economy } from './economy.ts';
+import { economy } from '../rules/economy.ts';
 
 /**
  * The one backoff of the engine's retries (its outbox and its status load): 1 s, 2 s, 4 s …

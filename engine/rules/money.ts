@@ -13,6 +13,9 @@ export const Money = DecimalJs.clone({
 export type Money = InstanceType<typeof Money>;
 export type MoneyInput = Money | string | number | bigint;
 
+/** A decimal amount on the wire, e.g. "1234.50": what `toWire` writes. */
+export type DecimalString = string;
+
 const cents = 2;
 
 /** Converts a wire string, number or bigint to Money. */
@@ -33,7 +36,7 @@ const wireForm = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
  * string already in that form, is returned without a decimal round trip (the same string: a status
  * answer carries about ten amounts, most of them whole numbers or stored wire strings).
  */
-export const toWire = (value: MoneyInput): string => {
+export const toWire = (value: MoneyInput): DecimalString => {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value === 0 ? '0' : String(value);
   if (typeof value === 'string' && value !== '-0' && wireForm.test(value)) return value;
   return money(value).toFixed();

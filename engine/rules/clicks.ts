@@ -5,7 +5,7 @@ import { tapMultiplier } from './shop.ts';
 /**
  * The tap rule (spec §4 "Clicking", §9; docs/rules.md §3–§4): how many taps of a batch count and
  * what they earn. The server applies it to every click batch, the client predicts each tap with it
- * (engine/engine.ts) and the in-memory test server answers with it: one rule, three callers.
+ * (engine/client/engine.ts) and the in-memory test server answers with it: one rule, three callers.
  */
 
 /** The numbers the tap rule reads. */
@@ -43,7 +43,7 @@ export const advanceTapClock = (tapClockMs: number, nowMs: number, accepted: num
 /** Energy that `taps` taps spend. */
 export const tapEnergy = (taps: number, rules: TapRules = tapRules): number => taps * rules.energyPerTap;
 
-/** Dollars that `taps` taps earn at `fingerLevel` (§9: click value = fingerLevel; an integer), times a bought double-tap stretch's multiplier (engine/shop.ts). */
+/** Dollars that `taps` taps earn at `fingerLevel` (§9: click value = fingerLevel; an integer), times a bought double-tap stretch's multiplier (engine/rules/shop.ts). */
 export const tapEarnings = (taps: number, fingerLevel: number, multiplier = 1): number => taps * clickValue(fingerLevel) * multiplier;
 
 /** The stored click state of a player (the columns a click batch reads and writes). */

@@ -38,7 +38,7 @@ describe('the economy table', () => {
   });
 
   it('matches the tables of the spec file itself when it is beside the repository', () => {
-    const specPath = new URL('../../shared/spec.md', import.meta.url);
+    const specPath = new URL('../../../shared/spec.md', import.meta.url);
     if (!existsSync(specPath)) return;
     const spec = readFileSync(specPath, 'utf8');
     const section9 = spec.slice(spec.indexOf('## 9.'));

@@ -1,12 +1,12 @@
-import type { ClaimResult, ClickResult, UserStatus } from '../api-types.ts';
-import { applyTaps, tapRules, type TapRules } from '../clicks.ts';
-import { energyLimitKey, handheldKey, type BoostKey } from '../economy.ts';
-import { availableEnergy, maxEnergy } from '../energy.ts';
-import { money, toWire, zero, type Money } from '../money.ts';
-import { passiveAccrued } from '../passive.ts';
-import { priceOf } from '../prices.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../../wire/api-types.ts';
+import { applyTaps, tapRules, type TapRules } from '../../rules/clicks.ts';
+import { energyLimitKey, handheldKey, type BoostKey } from '../../rules/economy.ts';
+import { availableEnergy, maxEnergy } from '../../rules/energy.ts';
+import { money, toWire, zero, type Money } from '../../rules/money.ts';
+import { passiveAccrued } from '../../rules/passive.ts';
+import { priceOf } from '../../rules/prices.ts';
 import { TransportError, type Clock, type Scheduler, type TapBatch, type Transport, type UpdateLevelResult } from '../ports.ts';
-import { boostLevel, isBoostKey, upgradeRefusal } from '../upgrades.ts';
+import { boostLevel, isBoostKey, upgradeRefusal } from '../../rules/upgrades.ts';
 
 /** How the next call fails: `drop` before the server sees it, `lose` after it processed it. */
 export type FailMode = 'drop' | 'lose';
@@ -40,7 +40,7 @@ export interface InMemoryTransportOptions {
 
 /**
  * The engine's Transport answered in memory, for tests and benchmarks: a tiny server following
- * docs/rules.md with the engine's own rules: the tap rule of engine/clicks.ts (energy from
+ * docs/rules.md with the engine's own rules: the tap rule of engine/rules/clicks.ts (energy from
  * (energy, energyAt), the human-rate allowance), idempotent batchIds, the 3 h passive cap,
  * claim-then-buy, and a ledger row for every change of the balance.
  */

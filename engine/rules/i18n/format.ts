@@ -5,7 +5,7 @@ import type { Locale } from './locales.ts';
  * separators, month names and word order, with Latin digits (`nu-latn`) and the Gregorian calendar
  * (`ca-gregory`; Persian would default to the Solar Hijri one) in every locale, so a count or a date
  * reads the same digits as the §9 money amounts beside it and §2's roadmap months stay the same months. Money itself is never
- * formatted here: engine/format.ts keeps §9's notation (K/M/B/T…, decimals) exact in every language.
+ * formatted here: engine/rules/format.ts keeps §9's notation (K/M/B/T…, decimals) exact in every language.
  */
 export const intlTag = (locale: Locale): string => `${locale}-u-ca-gregory-nu-latn`;
 

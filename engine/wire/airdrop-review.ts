@@ -61,7 +61,7 @@ export const deviceIdHeader = 'x-device-id';
 export const deviceIdPattern = '^[A-Za-z0-9_-]{22}$';
 export const isDeviceId = (value: unknown): value is string => typeof value === 'string' && new RegExp(deviceIdPattern).test(value);
 
-/** `airdropReview` of the player's status (engine/api-types.ts UserStatus). */
+/** `airdropReview` of the player's status (engine/wire/api-types.ts UserStatus). */
 export interface AirdropReview {
   state: AirdropReviewState;
   /** The reason codes while under review or excluded; empty when clear. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTapStore } from './adapters/memory-tap-store.ts';
-import { tapRules, type TapRules } from './clicks.ts';
-import { economy } from './economy.ts';
+import { tapRules, type TapRules } from '../rules/clicks.ts';
+import { economy } from '../rules/economy.ts';
 import { Engine, type EngineDeps } from './engine.ts';
-import { messages } from './messages.ts';
-import { money } from './money.ts';
-import { passiveAccrued, passivePerSecond } from './passive.ts';
+import { messages } from '../wire/messages.ts';
+import { money } from '../rules/money.ts';
+import { passiveAccrued, passivePerSecond } from '../rules/passive.ts';
 import type { TapStore } from './ports.ts';
 import type { EngineSnapshot, StatusUpdate } from './snapshot.ts';
 import { counterIds, InMemoryTransport, type InMemoryTransportOptions } from './testing/in-memory-transport.ts';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { frozenPlayerMessage } from './admin-types.ts';
 import { refusalOf } from './error-body.ts';
 import { messages } from './messages.ts';
-import { isRefusalCode, playerRefusalCodes, refusalCatalogId, refusalCodes, refusalMessage, refusals, refusalValueNames, upgradeRefusalCode } from './refusals.ts';
+import { frozenPlayerMessage, isRefusalCode, playerRefusalCodes, refusalCatalogId, refusalCodes, refusalMessage, refusals, refusalValueNames, upgradeRefusalCode } from './refusals.ts';
 
 describe('refusals', () => {
   it('fills the values into the English the server sends today, word for word', () => {

@@ -1,5 +1,5 @@
 /**
- * §2's roadmap dates are English text in engine/economy.ts ("October 2024", "1st Quarter 2025");
+ * §2's roadmap dates are English text in engine/rules/economy.ts ("October 2024", "1st Quarter 2025");
  * §4 compares that text with the current month. For display in another language we read them back
  * into parts and let the catalog (quarters) or Intl (months) write them.
  */

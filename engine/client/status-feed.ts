@@ -1,4 +1,4 @@
-import type { UserStatus } from './api-types.ts';
+import type { UserStatus } from '../wire/api-types.ts';
 import type { StatusUpdate } from './snapshot.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { UserStatus } from './api-types.ts';
-import type { Refusal } from './refusals.ts';
+import type { UserStatus } from '../wire/api-types.ts';
+import type { Refusal } from '../wire/refusals.ts';
 
 /**
  * What the worker engine pushes to the UI, at most once per animation frame: plain,

@@ -4,7 +4,7 @@ import { deviceTapKey, deviceTapStore, KeyValueTapStore } from './adapters/devic
 import { openTapStore } from './adapters/indexed-db-tap-store.ts';
 import { platformRequestFrame, randomId, realClock, realScheduler } from './adapters/real-time.ts';
 import { Engine } from './engine.ts';
-import { messages } from './messages.ts';
+import { messages } from '../wire/messages.ts';
 import type { KeyValueStore, TapStore } from './ports.ts';
 import type { ActionResult, EngineSnapshot, StatusUpdate } from './snapshot.ts';
 

@@ -1,16 +1,16 @@
-import type { UserStatus } from './api-types.ts';
-import { applyTaps, tapEarnings, tapEnergy, tapRules, type TapOutcome, type TapRules } from './clicks.ts';
-import { economy, fingerKey } from './economy.ts';
-import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy } from './energy.ts';
-import { messages } from './messages.ts';
-import { money, toWire, zero, type Money } from './money.ts';
+import type { UserStatus } from '../wire/api-types.ts';
+import { applyTaps, tapEarnings, tapEnergy, tapRules, type TapOutcome, type TapRules } from '../rules/clicks.ts';
+import { economy, fingerKey } from '../rules/economy.ts';
+import { autoClickAmount, availableEnergy, canAutoClick, clickValue, maxEnergy } from '../rules/energy.ts';
+import { messages } from '../wire/messages.ts';
+import { money, toWire, zero, type Money } from '../rules/money.ts';
 import { NamedTimers } from './named-timers.ts';
 import { Outbox, serialLane } from './outbox.ts';
-import { passivePerSecond, levelOf, sameLevels } from './passive.ts';
+import { passivePerSecond, levelOf, sameLevels } from '../rules/passive.ts';
 import type { Clock, IdGenerator, Scheduler, TapStore, Transport } from './ports.ts';
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
-import { tapMultiplier } from './shop.ts';
+import { tapMultiplier } from '../rules/shop.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
 import { StatusFeed } from './status-feed.ts';
 import type { ActionResult, EngineActions, EngineSnapshot, StatusUpdate } from './snapshot.ts';
@@ -136,7 +136,7 @@ export class Engine implements EngineActions {
   }
 
   /**
-   * §4: applies up to `count` taps now, as the server will (engine/clicks.ts on the local energy
+   * §4: applies up to `count` taps now, as the server will (engine/rules/clicks.ts on the local energy
    * model and tap clock); returns how many applied. Energy refusing a tap says the §8 message.
    */
   tap(count = 1): number {

@@ -3,7 +3,7 @@
  * press a dash, and a pause ends the letter. `MorseKeyer` turns presses into letters over the
  * injected clock and scheduler, so the mini-app and its tests share one keyer and tests step time.
  */
-import { economy } from './economy.ts';
+import { economy } from '../rules/economy.ts';
 import type { Clock, Scheduler, TimerHandle } from './ports.ts';
 
 /** International Morse code for the letters a cipher word may hold (A–Z). */

@@ -3,8 +3,8 @@
  * (which draws the calendar): UTC days, the streak ladder and the day's view of a player. Time is
  * always an argument; nothing here reads a clock.
  */
-import type { DailyStatus } from './api-types.ts';
 import { economy } from './economy.ts';
+import type { DecimalString } from './money.ts';
 
 export const dayMs = 86_400_000;
 
@@ -32,6 +32,41 @@ export const streakStep = (daysInRow: number): number => Math.min(Math.max(1, da
 
 /** MONEY paid for the n-th day in a row. */
 export const streakRewardMoney = (daysInRow: number): number => economy.dailyStreakRewardsMoney[streakStep(daysInRow) - 1]!;
+
+/**
+ * A player's day (docs/rules.md §15). It never names the day's combo or word: only the combo cards
+ * this player has found today, and whether their word was right.
+ */
+export interface DailyStatus {
+  /** The server's UTC day, YYYY-MM-DD. */
+  day: string;
+  /** Epoch ms when the next UTC day begins (a new reward, a new combo and word). */
+  nextDayAt: number;
+  streak: {
+    /** Days in a row claimed, still alive today (0 after a missed day). */
+    days: number;
+    claimedToday: boolean;
+    /** Today's step on the calendar, 1…10 (claimed or waiting). */
+    step: number;
+    /** MONEY for today's step. */
+    reward: DecimalString;
+  };
+  combo: {
+    /** The combo cards (boost keys) found today, in the order found: the player's filled slots. */
+    found: number[];
+    /** All three found: the reward is paid. */
+    complete: boolean;
+    reward: DecimalString;
+  };
+  cipher: {
+    solved: boolean;
+    /** Wrong guesses still allowed today. */
+    guessesLeft: number;
+    reward: DecimalString;
+  };
+  /** The bot may send reminders (the profile card's switch). */
+  reminders: boolean;
+}
 
 /** A player's streak as stored: the day of the last claim (0 = never) and the days in a row then. */
 export interface StreakRecord {

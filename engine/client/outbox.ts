@@ -1,10 +1,10 @@
-import { economy } from './economy.ts';
+import { economy } from '../rules/economy.ts';
 import { NamedTimers } from './named-timers.ts';
 import { PendingTaps } from './pending-taps.ts';
 import type { IdGenerator, Scheduler, TapBatch, TapStore, Transport } from './ports.ts';
 import { TransportError } from './ports.ts';
 import { retryDelayMs } from './retry.ts';
-import type { UserStatus } from './api-types.ts';
+import type { UserStatus } from '../wire/api-types.ts';
 
 /** Runs calls one at a time, in the order they were queued. */
 export type Lane = <T>(call: () => Promise<T>) => Promise<T>;
@@ -40,7 +40,7 @@ export interface OutboxDeps {
 /**
  * The outgoing queue of taps (§9 batching): taps applied on the device are cut into batches with
  * a batchId and seq, persisted so a reload loses none, and sent one at a time, oldest first. A
- * failed send waits for the backoff (engine/retry.ts) and is retried under the same batchId, which
+ * failed send waits for the backoff (engine/client/retry.ts) and is retried under the same batchId, which
  * the server credits at most once (docs/rules.md §4).
  */
 export class Outbox {

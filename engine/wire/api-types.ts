@@ -3,16 +3,19 @@
  * never JS floats (docs/rules.md §2). Field names follow the spec, typos included (totalPaticipant).
  */
 import type { AirdropReview } from './airdrop-review.ts';
+import type { DailyStatus } from '../rules/daily.ts';
+import type { DecimalString } from '../rules/money.ts';
 import type { RefusalCode } from './refusals.ts';
+
+// Two wire types live with the rule that makes them (the rules import nothing of the wire):
+// the decimal string with money.ts's `toWire`, the player's day with daily.ts's `dailyStatusOf`.
+export type { DailyStatus, DecimalString };
 
 /** The API prefix of every call (spec §7). */
 export const apiPrefix = '/money/api/v1/airdrop';
 
 /** The Turnstile action a task-claim captcha is drawn with; siteverify must report it (docs/outside-services.md). */
 export const claimTaskCaptchaAction = 'claim-task';
-
-/** A decimal amount on the wire, e.g. "1234.50". */
-export type DecimalString = string;
 
 /** `ageReward` of the status call: the welcome reward and the mean age it came from. */
 export interface AgeReward {
@@ -74,41 +77,6 @@ export interface UserStatus {
   tapBoostUntil?: number;
 }
 
-/**
- * A player's day (docs/rules.md §15). It never names the day's combo or word: only the combo cards
- * this player has found today, and whether their word was right.
- */
-export interface DailyStatus {
-  /** The server's UTC day, YYYY-MM-DD. */
-  day: string;
-  /** Epoch ms when the next UTC day begins (a new reward, a new combo and word). */
-  nextDayAt: number;
-  streak: {
-    /** Days in a row claimed, still alive today (0 after a missed day). */
-    days: number;
-    claimedToday: boolean;
-    /** Today's step on the calendar, 1…10 (claimed or waiting). */
-    step: number;
-    /** MONEY for today's step. */
-    reward: DecimalString;
-  };
-  combo: {
-    /** The combo cards (boost keys) found today, in the order found: the player's filled slots. */
-    found: number[];
-    /** All three found: the reward is paid. */
-    complete: boolean;
-    reward: DecimalString;
-  };
-  cipher: {
-    solved: boolean;
-    /** Wrong guesses still allowed today. */
-    guessesLeft: number;
-    reward: DecimalString;
-  };
-  /** The bot may send reminders (the profile card's switch). */
-  reminders: boolean;
-}
-
 /** The answer to `POST /daily/streak`: the MONEY paid and the fresh state. */
 export interface DailyClaimResult {
   claimed: DecimalString;
@@ -132,7 +100,7 @@ export interface RemindersPayload {
   on: boolean;
 }
 
-/** The body of `POST /language`: one of the nine locales (engine/i18n/locales.ts), or null to follow Telegram's language again. */
+/** The body of `POST /language`: one of the nine locales (engine/rules/i18n/locales.ts), or null to follow Telegram's language again. */
 export interface LanguagePayload {
   language: string | null;
 }
@@ -146,7 +114,7 @@ export interface Task {
   handleType: TaskHandleType | null;
   /** The English title, shown in any language the task has no title of its own in. */
   title: string;
-  /** The title in other languages, by locale (engine/i18n/locales.ts): only those the console set. */
+  /** The title in other languages, by locale (engine/rules/i18n/locales.ts): only those the console set. */
   titles: Record<string, string>;
   image: string;
   desc: string;
@@ -274,8 +242,8 @@ export interface SendMessagePayload {
 
 /**
  * Every error's body (docs/api.md "Errors"): the spec's `error` and `message`, the input `field`
- * it is about, and the stable `code` clients switch on (engine/refusals.ts). The server sends a
- * code on every 4xx and 5xx; a client still reads a body with `refusalOf` (engine/error-body.ts),
+ * it is about, and the stable `code` clients switch on (engine/wire/refusals.ts). The server sends a
+ * code on every 4xx and 5xx; a client still reads a body with `refusalOf` (engine/wire/error-body.ts),
  * which keeps only the codes it knows.
  */
 export interface ErrorBody {

@@ -1,7 +1,7 @@
-import { deviceIdHeader } from '../airdrop-review.ts';
-import type { ClaimResult, ClickResult, UserStatus } from '../api-types.ts';
-import { parseBody, refusalOf } from '../error-body.ts';
-import type { Refusal } from '../refusals.ts';
+import { deviceIdHeader } from '../../wire/airdrop-review.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../../wire/api-types.ts';
+import { parseBody, refusalOf } from '../../wire/error-body.ts';
+import type { Refusal } from '../../wire/refusals.ts';
 import { isRetryableStatus, TransportError, type TapBatch, type Transport, type UpdateLevelResult } from '../ports.ts';
 
 export interface FetchTransportOptions {

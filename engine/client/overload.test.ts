@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryTapStore } from './adapters/memory-tap-store.ts';
 import { createFetchTransport } from './adapters/fetch-transport.ts';
-import type { ClickPayload } from './api-types.ts';
-import { economy } from './economy.ts';
+import type { ClickPayload } from '../wire/api-types.ts';
+import { economy } from '../rules/economy.ts';
 import { Engine } from './engine.ts';
-import { refusalMessage } from './refusals.ts';
+import { refusalMessage } from '../wire/refusals.ts';
 import { counterIds, InMemoryTransport } from './testing/in-memory-transport.ts';
 import { ManualTime } from './testing/manual-time.ts';
 

@@ -3,7 +3,7 @@ import { clickValue, maxEnergy } from './energy.ts';
 /**
  * The Stars shop's rules (docs/shop.md): what each kind of item does to a player's state. The
  * server applies them when a payment is credited or refunded; the client predicts taps with the
- * same multiplier (engine/clicks.ts), so a paid double-tap day shows on the next tap.
+ * same multiplier (engine/rules/clicks.ts), so a paid double-tap day shows on the next tap.
  */
 
 /** What an item does: full energy now, a stretch of doubled tap value, or taps credited at once. */

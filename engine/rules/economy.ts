@@ -160,7 +160,7 @@ export const economy = {
   unsentTapsPersistDelayMs: 100,
   /** Without requestAnimationFrame, snapshots are coalesced on this timer (one 60 Hz frame). */
   frameFallbackMs: 16,
-  /** Client retries back off from this delay, doubling up to the cap (engine/retry.ts). */
+  /** Client retries back off from this delay, doubling up to the cap (engine/client/retry.ts). */
   retryBaseMs: 1_000,
   retryMaxMs: 30_000,
 

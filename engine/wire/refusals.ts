@@ -1,5 +1,5 @@
 import { messages, type MessageKey } from './messages.ts';
-import type { UpgradeRefusal } from './upgrades.ts';
+import type { UpgradeRefusal } from '../rules/upgrades.ts';
 
 /** What a frozen player is told: the server's 423 on a click, claim or purchase (refusal code `frozen`), and the mini-app's banner. */
 export const frozenPlayerMessage = 'Your account is frozen: taps, claims and purchases are paused. Contact support in the community.';
@@ -283,7 +283,7 @@ export const refusalCatalogId = (code: RefusalCode): string => refusals[code].ca
 /** The `{name}`s of a refusal's English. */
 export const refusalValueNames = (code: RefusalCode): string[] => [...refusals[code].text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
-/** The code of each refusal of `upgradeRefusal` (engine/upgrades.ts), which client and server share. */
+/** The code of each refusal of `upgradeRefusal` (engine/rules/upgrades.ts), which client and server share. */
 export const upgradeRefusalCode: Record<UpgradeRefusal, RefusalCode> = {
   'max-level': 'upgradeAtMaxLevel',
   locked: 'upgradeLocked',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { economy } from './economy.ts';
+import { economy } from '../rules/economy.ts';
 import { letterOf, morseCode, MorseKeyer, toMorse, type MorseEvent, type MorseState } from './morse.ts';
 import { ManualTime } from './testing/manual-time.ts';
 

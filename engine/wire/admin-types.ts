@@ -3,13 +3,13 @@
  * Amounts are decimal strings, times epoch milliseconds, as in api-types.ts.
  */
 import type { ErrorBody, Task } from './api-types.ts';
-import type { Locale } from './i18n/locales.ts';
-import type { OrderState, ShopEffect } from './shop.ts';
+import type { Locale } from '../rules/i18n/locales.ts';
+import type { OrderState, ShopEffect } from '../rules/shop.ts';
 
 /** The console API lives beside the game API, outside its prefix (its own cookie path). */
 export const adminApiPrefix = '/money/api/admin';
 
-/** What a frozen player is told; its home is engine/refusals.ts, beside its code (`frozen`). */
+/** What a frozen player is told; its home is engine/wire/refusals.ts, beside its code (`frozen`). */
 export { frozenPlayerMessage } from './refusals.ts';
 
 /** The header that carries the session's CSRF token on every write. */

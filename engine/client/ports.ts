@@ -1,5 +1,5 @@
-import type { ClaimResult, ClickResult, UserStatus } from './api-types.ts';
-import type { Refusal, RefusalCode } from './refusals.ts';
+import type { ClaimResult, ClickResult, UserStatus } from '../wire/api-types.ts';
+import type { Refusal, RefusalCode } from '../wire/refusals.ts';
 
 /** The engine's only source of time (epoch ms on the device). */
 export interface Clock {
