@@ -230,7 +230,7 @@ export interface RankRebuild {
   players: number;
   version: number;
   durationMs: number;
-  /** Of it, the swap: how long readers may have waited for the new view. */
+  /** Of it, the swap, its tries included (a reader waits at most one try: `swapLockTimeout`). */
   swapMs: number;
 }
 
@@ -301,8 +301,8 @@ const rankLock = async (tx: Queryable, wait = true): Promise<boolean> => {
  * reader holds the tables past `swapLockTimeout`; readers arriving meanwhile wait at most that long.
  */
 const swapRanks = async (db: Db, nowMs: number): Promise<Omit<RankRebuild, 'durationMs'> | null> => {
+  const started = performance.now();
   for (let attempt = 1; ; attempt++) {
-    const started = performance.now();
     try {
       return await transaction(db, async (tx) => {
         await rankLock(tx);

@@ -268,6 +268,42 @@ describe.each(backends)('ranks while the view catches up with a bulk import (%s)
     await expectScratch();
   });
 
+  it.skipIf(backend !== 'postgres')('waits for a reader holding the old view a fifth of a second at a time, so readers behind the swap wait no longer', async () => {
+    const ids = await bulkImport(200);
+    const players = await count('SELECT count(*)::int AS n FROM users');
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let holder: Promise<void> = Promise.resolve();
+    let readers: Promise<void>[] = [];
+    let slowest = 0;
+    const rebuilt = await rebuildRanks(h.db, h.clock.now(), blockSize, {
+      // A long reader holds the old tables for 0.7 s as the swap begins, and others keep reading.
+      afterBuild: async () => {
+        let held!: () => void;
+        const holding = new Promise<void>((r) => {
+          held = r;
+        });
+        holder = h.db.transaction(async (tx) => {
+          await tx.query('SELECT count(*) FROM rank_entries');
+          held();
+          await sleep(700);
+        });
+        await holding;
+        readers = Array.from({ length: 20 }, async (_, i) => {
+          await sleep(20 + i * 30);
+          const started = performance.now();
+          expectSound(await leaderboardFromView(h.db, ids[i]!, 1, pageSize), ids[i]!, 1);
+          slowest = Math.max(slowest, performance.now() - started);
+        });
+      },
+    });
+    await Promise.all([holder, ...readers]);
+    expect(rebuilt.players).toBe(players);
+    // The swap gave up while the long reader held the tables and took them once it was done; the
+    // readers queued behind each try waited for that try only.
+    expect(rebuilt.swapMs).toBeGreaterThanOrEqual(400);
+    expect(slowest).toBeLessThan(500);
+  });
+
   it.skipIf(backend !== 'postgres')('keeps every answer sound while the job applies concurrently with readers', async () => {
     const ids = await bulkImport(2_500);
     let done = false;
