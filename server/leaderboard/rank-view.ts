@@ -273,7 +273,9 @@ export async function rebuildRanks(db: Db, nowMs: number, blockSize = defaultBlo
   });
   if (!built) return null;
   await opts.afterBuild?.();
-  // null: the ranks job of another process found the build done and swapped it in first.
+  // null: the ranks job of another process swapped the build in first, or the old view moved past
+  // it (an apply of the previous code, mid-deploy: every player is marked for the next rebuild).
+  // Either way, the view's figures as they stand.
   const swapped = await finishRebuild(db, nowMs, started);
   if (swapped !== null) return swapped;
   const meta = await rankMeta(db);

@@ -268,6 +268,18 @@ describe.each(backends)('ranks while the view catches up with a bulk import (%s)
     await expectScratch();
   });
 
+  it('drops a build the old view moved past (an apply of the previous code, mid-deploy) and marks every player for the next rebuild', async () => {
+    await bulkImport(200);
+    const players = await count('SELECT count(*)::int AS n FROM users');
+    const before = await count('SELECT version::int AS n FROM rank_meta');
+    await rebuildRanks(h.db, h.clock.now(), blockSize, { afterBuild: () => h.db.query('UPDATE rank_meta SET version = version + 1').then(() => {}) });
+    expect(await count('SELECT version::int AS n FROM rank_meta')).toBe(before + 1);
+    expect(await marksWaiting(h.db, 1_000_000)).toBe(players);
+    expect(await catchUpRanks(h.db, h.clock.now(), { rebuildAt: players })).toMatchObject({ kind: 'rebuild', rebuilt: { players } });
+    expect(await marksWaiting(h.db, 1_000_000)).toBe(0);
+    await expectScratch();
+  });
+
   it.skipIf(backend !== 'postgres')('waits for a reader holding the old view a fifth of a second at a time, so readers behind the swap wait no longer', async () => {
     const ids = await bulkImport(200);
     const players = await count('SELECT count(*)::int AS n FROM users');

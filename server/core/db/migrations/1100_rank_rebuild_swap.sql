@@ -83,7 +83,8 @@ BEGIN
   RETURN players;
 END $$;
 
--- Swaps the built view in, when one waits (else NULL): the old tables are dropped and the new ones
+-- Swaps the built view in, when one waits (else NULL; NULL too for a build the old view outran):
+-- the old tables are dropped and the new ones
 -- renamed with their indexes and constraints, so later migrations and `\d` find the names of 0980.
 -- A reader holding the old tables is waited for; readers arriving meanwhile wait for the swap and
 -- then read the new tables (PostgreSQL looks a name up again after waiting for its lock, and plans
@@ -95,6 +96,15 @@ DECLARE
 BEGIN
   SELECT * INTO nx FROM rank_next WHERE id = 1;
   IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  -- The old view moved since the build (an apply of the previous version of the code, which does
+  -- not know rank_next, during a rolling deploy): it took marks the build had not seen, so the
+  -- build misses their changes. It is dropped and every player marked: the job rebuilds again.
+  IF (SELECT version FROM rank_meta WHERE id = 1) <> nx.version - 1 THEN
+    DROP TABLE rank_entries_next, rank_blocks_next;
+    DELETE FROM rank_next;
+    INSERT INTO rank_dirty (user_id) SELECT id FROM users;
     RETURN NULL;
   END IF;
   -- Both tables, in the order a reader's statement names them.
@@ -114,7 +124,7 @@ BEGIN
   RETURN nx.total;
 END $$;
 
--- Both steps in one transaction (at install, after a restore, in tests): the ranks job runs them
+-- Both steps in one transaction (by hand; 0980's version built the first view): the ranks job runs them
 -- in two (server/leaderboard/rank-view.ts, rebuildRanks). Marks are left in place.
 CREATE OR REPLACE FUNCTION rank_rebuild(size INTEGER, now_ms BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
 BEGIN
