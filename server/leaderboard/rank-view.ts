@@ -10,7 +10,8 @@
  * split of any block grown past twice the block size and a merge of any shrunk below a quarter —
  * so its work grows with the players whose balance changed, and a reader, whose one statement
  * sees one committed state, always gets a page, an own rank and a total of one version.
- * `rebuildRanks` builds the view from scratch (migration 0980's `rank_rebuild`).
+ * `rebuildRanks` builds the view from scratch into new tables and swaps them in (migration 1100's
+ * `rank_build` and `rank_swap`).
  */
 import type { Db, Queryable } from '../core/db/db.ts';
 import { transaction } from '../core/db/transaction.ts';
@@ -71,8 +72,12 @@ export const applyRankChanges = async (db: Db, nowMs: number, opts: ApplyOptions
   return transaction(db, async (tx) => {
     const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
     if (lock.rows[0]?.ok !== true) return null;
-    const meta = await tx.query<{ version: number; block_size: number }>('SELECT version, block_size FROM rank_meta WHERE id = 1');
-    const { block_size: size } = meta.rows[0]!;
+    const meta = await tx.query<{ version: number; block_size: number; pending: boolean }>(
+      'SELECT version, block_size, EXISTS (SELECT 1 FROM rank_next) AS pending FROM rank_meta WHERE id = 1',
+    );
+    const { block_size: size, pending } = meta.rows[0]!;
+    // A rebuilt view waits to be swapped in: the marks are for it, not for the view about to go.
+    if (pending) return null;
     let version = Number(meta.rows[0]!.version);
     // The marks and the balances in one statement, so one snapshot: a change committed after it
     // left a mark this statement cannot see, and that mark stays for the next apply.
@@ -225,33 +230,98 @@ export interface RankRebuild {
   players: number;
   version: number;
   durationMs: number;
+  /** Of it, the swap, its tries included (a reader waits at most one try: `swapLockTimeout`). */
+  swapMs: number;
 }
 
-/**
- * Builds the view from scratch from users (one transaction; readers keep the old view until it
- * commits), and takes the marks it covers. The marks are deleted by a statement before the one that
- * reads users: a change committed before the deletion is in the read, and a change committed after
- * it left a mark the deletion did not see, which the next apply takes (harmlessly, if the read had
- * it already). `wait: false` (the ranks job) gives up, null, when another process holds the view.
- */
-export async function rebuildRanks(db: Db, nowMs: number, blockSize?: number): Promise<RankRebuild>;
-export async function rebuildRanks(db: Db, nowMs: number, blockSize: number | undefined, opts: { wait: false }): Promise<RankRebuild | null>;
-export async function rebuildRanks(db: Db, nowMs: number, blockSize = defaultBlockSize, opts: { wait?: boolean } = {}): Promise<RankRebuild | null> {
-  const started = performance.now();
-  return transaction(db, async (tx) => {
-    // The same lock as the apply: a rebuild and an apply never interleave.
-    if (opts.wait === false) {
-      const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
-      if (lock.rows[0]?.ok !== true) return null;
-    } else await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
-    // The blocks come from one sort of every entry: in memory up to a few million players.
-    await tx.exec("SET LOCAL work_mem = '256MB'");
-    await tx.query('DELETE FROM rank_dirty');
-    const r = await tx.query<{ players: number }>('SELECT rank_rebuild($1, $2) AS players', [blockSize, nowMs]);
-    const v = await tx.query<{ version: number }>('UPDATE rank_meta SET caught_up_at_ms = $1 WHERE id = 1 RETURNING version', [nowMs]);
-    return { players: Number(r.rows[0]!.players), version: Number(v.rows[0]!.version), durationMs: Math.round(performance.now() - started) };
-  });
+export interface RebuildOptions {
+  /** false (the ranks job): give up, null, when another process holds the view. */
+  wait?: boolean;
+  /** Called between the build's commit and the swap (tests: changes that arrive meanwhile). */
+  afterBuild?: () => void | Promise<void>;
 }
+
+/** Swaps tried before a rebuild gives up (the next tick finishes it), each waiting `swapLockTimeout` for the tables. */
+const swapAttempts = 20;
+/**
+ * Below PostgreSQL's deadlock_timeout (1 s): should a reader take the tables in the other order
+ * than the swap, the swap gives up first and is tried again; the reader never sees the error.
+ */
+const swapLockTimeout = '200ms';
+
+/**
+ * Builds the view from scratch from users and swaps it in (migration 1100's rank_build and
+ * rank_swap), in two transactions: the build fills new tables while readers keep the old view (at
+ * 10M players it takes minutes, bounded by the jobs' statement timeout on its own), the swap
+ * replaces the tables by renames in milliseconds. The build takes the marks it covers: they are
+ * deleted by a statement before the one that reads users, so a change committed before the
+ * deletion is in the read, and a change committed after it left a mark the deletion did not see,
+ * which the first apply after the swap takes (harmlessly, if the read had it already). Between the
+ * two steps the apply leaves the marks alone, and the ranks job finishes a swap left undone.
+ */
+export async function rebuildRanks(db: Db, nowMs: number, blockSize?: number, opts?: RebuildOptions & { wait?: true }): Promise<RankRebuild>;
+export async function rebuildRanks(db: Db, nowMs: number, blockSize: number | undefined, opts: RebuildOptions): Promise<RankRebuild | null>;
+export async function rebuildRanks(db: Db, nowMs: number, blockSize = defaultBlockSize, opts: RebuildOptions = {}): Promise<RankRebuild | null> {
+  const started = performance.now();
+  const built = await transaction(db, async (tx) => {
+    if (!(await rankLock(tx, opts.wait))) return false;
+    // The blocks come from one sort of every entry, the indexes from one sort each.
+    await tx.exec("SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'");
+    await tx.query('DELETE FROM rank_dirty');
+    await tx.query('SELECT rank_build($1, $2)', [blockSize, nowMs]);
+    return true;
+  });
+  if (!built) return null;
+  await opts.afterBuild?.();
+  // null: the ranks job of another process swapped the build in first, or the old view moved past
+  // it (an apply of the previous code, mid-deploy: every player is marked for the next rebuild).
+  // Either way, the view's figures as they stand.
+  const swapped = await finishRebuild(db, nowMs, started);
+  if (swapped !== null) return swapped;
+  const meta = await rankMeta(db);
+  return { players: meta.total, version: meta.version, durationMs: Math.round(performance.now() - started), swapMs: 0 };
+}
+
+/** The swap of a view built by a rebuild that stopped before it (null: none waits, or another process swapped it). */
+const finishRebuild = async (db: Db, nowMs: number, started = performance.now()): Promise<RankRebuild | null> => {
+  const swapped = await swapRanks(db, nowMs);
+  return swapped === null ? null : { ...swapped, durationMs: Math.round(performance.now() - started) };
+};
+
+/** The apply's lock, waited for or tried (false: another process holds it). */
+const rankLock = async (tx: Queryable, wait = true): Promise<boolean> => {
+  if (wait) {
+    await tx.query(`SELECT pg_advisory_xact_lock(${rankLockSql})`);
+    return true;
+  }
+  const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
+  return lock.rows[0]?.ok === true;
+};
+
+/**
+ * Swaps a built view in (null when none waits: another process swapped it). Tried again while a
+ * reader holds the tables past `swapLockTimeout`; readers arriving meanwhile wait at most that long.
+ */
+const swapRanks = async (db: Db, nowMs: number): Promise<Omit<RankRebuild, 'durationMs'> | null> => {
+  const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(db, async (tx) => {
+        await rankLock(tx);
+        await tx.exec(`SET LOCAL lock_timeout = '${swapLockTimeout}'`);
+        const r = await tx.query<{ players: number | null }>('SELECT rank_swap($1) AS players', [nowMs]);
+        const players = r.rows[0]!.players;
+        if (players === null) return null;
+        const { version } = await rankMeta(tx);
+        return { players: Number(players), version, swapMs: Math.round(performance.now() - started) };
+      });
+    } catch (err) {
+      // 55P03 lock_not_available: the lock timeout ran out.
+      if ((err as { code?: unknown }).code !== '55P03' || attempt >= swapAttempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+};
 
 /**
  * Past this many waiting marks (and a twentieth of the view's players) the ranks job rebuilds the
@@ -276,8 +346,8 @@ export type RankCatchUp = { kind: 'apply'; applied: RankApply | null; waiting: n
 /**
  * One tick of the ranks job's work on the view: the waiting marks applied (up to `maxApplies`
  * transactions, yielding between them), or, when at least `rebuildThreshold` of them wait (a bulk
- * import, a restore, a launch burst), the view rebuilt from scratch in one transaction, readers
- * keeping the previous version until it commits. `waiting` is the count it decided on.
+ * import, a restore, a launch burst), the view rebuilt from scratch into new tables and swapped in,
+ * readers keeping the previous version until the swap. `waiting` is the count it decided on.
  */
 export const catchUpRanks = async (
   db: Db,
@@ -288,6 +358,8 @@ export const catchUpRanks = async (
   const threshold = opts.rebuildAt ?? rebuildThreshold(meta.total);
   const waiting = await marksWaiting(db, threshold);
   opts.onWaiting?.(waiting, meta.caughtUpAtMs);
+  // A rebuild stopped between its build and its swap (its process ended): the swap first.
+  if (meta.pending) return { kind: 'rebuild', rebuilt: await finishRebuild(db, nowMs), waiting };
   if (waiting >= threshold) return { kind: 'rebuild', rebuilt: await rebuildRanks(db, nowMs, meta.blockSize, { wait: false }), waiting };
   return { kind: 'apply', applied: waiting === 0 ? emptyApply(meta.version) : await applyPendingRanks(db, nowMs, opts), waiting };
 };
@@ -298,10 +370,15 @@ const emptyApply = (version: number): RankApply => ({ marks: 0, moved: 0, joined
  * The view's version, size, last change, and the moment up to which it holds every marked change
  * (`caughtUpAtMs`: the ranks job's staleness is now − caughtUpAtMs while marks wait).
  */
-export const rankMeta = async (q: Queryable): Promise<{ version: number; total: number; appliedAtMs: number; caughtUpAtMs: number; blockSize: number }> => {
-  const r = await q.query<{ version: number; total: number; applied_at_ms: number; caught_up_at_ms: number; block_size: number }>(
-    'SELECT version, total, applied_at_ms, caught_up_at_ms, block_size FROM rank_meta WHERE id = 1',
+export const rankMeta = async (
+  q: Queryable,
+): Promise<{ version: number; total: number; appliedAtMs: number; caughtUpAtMs: number; blockSize: number; pending: boolean }> => {
+  const r = await q.query<{ version: number; total: number; applied_at_ms: number; caught_up_at_ms: number; block_size: number; pending: boolean }>(
+    'SELECT version, total, applied_at_ms, caught_up_at_ms, block_size, EXISTS (SELECT 1 FROM rank_next) AS pending FROM rank_meta WHERE id = 1',
   );
   const m = r.rows[0]!;
-  return { version: Number(m.version), total: Number(m.total), appliedAtMs: Number(m.applied_at_ms), caughtUpAtMs: Number(m.caught_up_at_ms), blockSize: Number(m.block_size) };
+  return {
+    version: Number(m.version), total: Number(m.total), appliedAtMs: Number(m.applied_at_ms), caughtUpAtMs: Number(m.caught_up_at_ms), blockSize: Number(m.block_size),
+    pending: m.pending,
+  };
 };

@@ -5,8 +5,9 @@
  * sorted set to the view's version (server/leaderboard/redis-ranks.ts). Its work per tick grows
  * with the players whose MONEY changed, not with the players: a rank is about a second stale.
  * When more marks wait than an apply should take on (a bulk import, a restore, a launch burst:
- * `rebuildThreshold`), it rebuilds the view from scratch instead, in one transaction, readers
- * keeping the previous version meanwhile (docs/scaling.md "A bulk import").
+ * `rebuildThreshold`), it rebuilds the view from scratch instead, into new tables swapped in by
+ * renames, readers keeping the previous version meanwhile (docs/scaling.md "A bulk import"); a
+ * rebuild that stopped between its build and its swap is swapped in by the next tick.
  *
  * Every process reports the queue and the staleness after each tick (money_ranks_marks_waiting,
  * money_ranks_lag_seconds; docs/operations.md), read from the database, so a process that skipped
