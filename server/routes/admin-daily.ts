@@ -1,6 +1,6 @@
 /**
  * The daily loop in the console (docs/admin.md "Daily"): each day's combo, word and counts, and
- * setting coming days. Registered inside the guarded console scope (server/routes/admin.ts).
+ * setting coming days. Registered inside the guarded console scope (server/routes/console.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { DailyPuzzleInput } from '../../engine/admin-types.ts';

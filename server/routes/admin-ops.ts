@@ -2,7 +2,7 @@
  * Console operations (docs/admin.md): the dashboard, broadcasts (compose to a segment, progress,
  * cancel), the forecast settlement and the airdrop snapshot, the same actions the operator API
  * calls (each writes its own audit row).
- * Registered inside the guarded console scope (server/routes/admin.ts).
+ * Registered inside the guarded console scope (server/routes/console.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { actorOf, adminBroadcast, cancelBroadcast, enqueueSegmentBroadcast, parseSegment, readDashboard, recentBroadcasts } from '../console/exports.ts';
@@ -12,7 +12,7 @@ import { latestBuiltRound, takeAirdropSnapshot, withRootInt } from '../airdrop/e
 import { excludedMoneySchema } from './airdrop.ts';
 import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
 import type { AdminContext } from './admin-context.ts';
-import { broadcastBody, launchDayBody } from './operator.ts';
+import { broadcastBody, launchDayBody } from './forecast.ts';
 import { int, obj, rowId } from './validation.ts';
 
 // broadcasts.id is a BIGSERIAL, answered as a number (exact up to 2^53−1).
@@ -41,7 +41,7 @@ export const adminOpsRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx)
     const queued = await enqueueSegmentBroadcast(ctx.db, actorOf(request), parsed.broadcast, segment, ctx.clock.now());
     return reply.status(202).send(queued);
   });
-  // No body: the console scope's schema default (server/routes/admin.ts) refuses any field.
+  // No body: the console scope's schema default (server/routes/console.ts) refuses any field.
   app.post('/broadcasts/:id/cancel', { schema: { params: idParam } }, async (request) => {
     const { id } = request.params as { id: number };
     const cancelled = await cancelBroadcast(ctx.db, actorOf(request), id, ctx.clock.now());

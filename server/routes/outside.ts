@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteContext } from './route-context.ts';
 import { adsRoutes } from './outside-ads.ts';
-import { botRoutes } from './outside-bot.ts';
-import { jobRoutes } from './outside-jobs.ts';
-import { xRoutes } from './outside-x.ts';
+import { botRoutes } from './bot.ts';
+import { jobRoutes } from './background.ts';
+import { xRoutes } from './x-account.ts';
 
 /**
  * The outside-services routes (docs/outside-services.md): ads and the Adsgram callback, X OAuth, broadcasts and the

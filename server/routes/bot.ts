@@ -11,7 +11,7 @@ import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { broadcastBody } from './operator.ts';
+import { broadcastBody } from './forecast.ts';
 import { apiKeyHeader, objectOf, requireApiKey } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
 
