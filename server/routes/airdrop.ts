@@ -1,23 +1,44 @@
 /**
  * The airdrop's HTTP side (docs/airdrop.md):
+ * - the player's TON wallet: the TON Connect manifest, a single-use ton_proof payload, link (proof
+ *   verified offline), unlink, and the wallet with its airdrop allocation;
  * - operator (x-api-key = OPERATOR_API_KEY): POST /public/airdrop/snapshot takes a round's snapshot
  *   (again: the same answer, nothing changed), GET /public/airdrop/rounds/:round reads it;
  * - the TEP-176 custom-payload API wallets fetch (no auth), rooted at `${apiPrefix}/jetton`:
- *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals.
+ *   /jetton/wallet/:address answers the claim proof and compressed info, /jetton/state the totals;
+ * - console (docs/admin.md "Airdrop"): the latest built round, and the same snapshot action.
  */
+import { Address } from '@ton/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../audit/exports.ts';
 import { excludedMoneyChoices, type RoundParams } from '../../engine/admin-types.ts';
-import { claimFor, jettonState, roundSummary, takeAirdropSnapshot, withRootInt, type ClaimDeps } from '../airdrop/exports.ts';
+import type { WalletInfo, WalletLinkPayload } from '../../engine/api-types.ts';
+import {
+  allocationOf,
+  claimFor,
+  issueTonProofPayload,
+  jettonState,
+  latestBuiltRound,
+  linkedWallet,
+  linkWallet,
+  roundSummary,
+  takeAirdropSnapshot,
+  unlinkWallet,
+  verifyTonProof,
+  withRootInt,
+  type ClaimDeps,
+} from '../airdrop/exports.ts';
+import { actorOf } from '../console/exports.ts';
+import { playerOf } from '../players/exports.ts';
+import { publicUrl } from '../core/config/outside-config.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
-import type { RouteContext } from './route-context.ts';
-import { integrityOperatorRoutes } from './integrity.ts';
-import { errorResponses, objectOf, operatorRoute, recordOf } from './schemas.ts';
+import { consoleScope, type RouteContext } from './route-context.ts';
+import { errorResponses, nullable, objectOf, operatorRoute, playerRoute, recordOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 /** What becomes of the MONEY of players the integrity review excluded (docs/airdrop.md "Exclusions"). */
-export const excludedMoneySchema = {
+const excludedMoneySchema = {
   type: 'string',
   enum: [...excludedMoneyChoices],
   description: 'unminted (default): the excluded MONEY is not minted; redistributed: it goes to the eligible players pro rata',
@@ -43,14 +64,103 @@ const roundSchema = objectOf<RoundAnswer>()({
   created: 'boolean',
 });
 
+const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+
+const walletInfoSchema = objectOf<WalletInfo>()({
+  address: 'string?',
+  friendlyAddress: 'string?',
+  allocation: nullable(objectOf<NonNullable<WalletInfo['allocation']>>()({ round: 'integer', amount: 'string', startFrom: 'integer', expireAt: 'integer' })),
+});
+
+const linkBody = obj(
+  {
+    address: str(100),
+    network: str(20),
+    publicKey: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+    walletStateInit: str(8_192),
+    proof: obj(
+      {
+        timestamp: { type: 'integer', minimum: 0, maximum: 2 ** 40 },
+        domain: obj({ lengthBytes: { type: 'integer', minimum: 0, maximum: 253 }, value: { type: 'string', maxLength: 253 } }, ['lengthBytes', 'value']),
+        signature: str(200),
+        payload: str(128),
+      },
+      ['timestamp', 'domain', 'signature', 'payload'],
+    ),
+  },
+  ['address', 'walletStateInit', 'proof'],
+);
+
+/** The domain a ton_proof must carry: TON_PROOF_DOMAIN, else PUBLIC_URL's host (the manifest's url). */
+const tonProofDomain = (c: RouteContext['config']): string => c.TON_PROOF_DOMAIN || new URL(publicUrl(c)).host;
+
 export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   // The served round and its dictionary (server/airdrop/served-round.ts), shared with the console.
   const served = ctx.airdrop;
   const claims: ClaimDeps = { served, jetton: { master: ctx.config.JETTON_MASTER_ADDRESS, code: ctx.config.JETTON_WALLET_CODE } };
 
+  const route = playerRoute(ctx);
+  const domain = tonProofDomain(ctx.config);
+
+  const walletInfo = async (userId: number): Promise<WalletInfo> => {
+    const [wallet, allocation] = await Promise.all([linkedWallet(ctx.db, userId), allocationOf(ctx.db, userId)]);
+    return {
+      address: wallet?.address ?? null,
+      friendlyAddress: wallet === null ? null : Address.parseRaw(wallet.address).toString({ bounceable: false }),
+      allocation,
+    };
+  };
+
+  app.get(
+    '/public/tonconnect-manifest.json',
+    { schema: { summary: 'The TON Connect manifest: the app url (its host is the ton_proof domain), name and icon', tags: ['wallet', 'public'] } },
+    async (_request, reply) => {
+      const base = publicUrl(ctx.config);
+      void reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
+      return { url: base, name: 'MONEY', iconUrl: `${base}/og-image.png` };
+    },
+  );
+
+  app.get(
+    '/wallet',
+    route('wallet', 'The linked TON wallet and the airdrop allocation', { response: { 200: walletInfoSchema, ...errorResponses } }),
+    async (request) => walletInfo(playerOf(request).id),
+  );
+
+  app.post(
+    '/wallet/ton-proof-payload',
+    route('wallet', `A single-use ton_proof payload to sign (valid TON_PROOF_TTL_S, ${ctx.config.TON_PROOF_TTL_S} s)`, {
+      response: { 200: { type: 'object', properties: { payload: { type: 'string' }, expiresAtMs: { type: 'integer' } } }, ...errorResponses },
+    }),
+    async (request) => issueTonProofPayload(ctx.db, playerOf(request).id, ctx.clock.now(), ctx.config.TON_PROOF_TTL_S),
+  );
+
+  app.post<{ Body: WalletLinkPayload }>(
+    '/wallet/link',
+    route('wallet', 'Links the TON wallet whose ton_proof verifies (one wallet per player, one player per wallet)', {
+      body: linkBody,
+      response: { 200: walletInfoSchema, ...errorResponses },
+    }),
+    async (request) => {
+      const now = ctx.clock.now();
+      const check = verifyTonProof(request.body, { domain, nowMs: now, ttlS: ctx.config.TON_PROOF_TTL_S });
+      if (!check.ok) throw check.refusal;
+      const userId = playerOf(request).id;
+      await linkWallet(ctx.db, userId, check.wallet, now);
+      return walletInfo(userId);
+    },
+  );
+
+  app.post(
+    '/wallet/unlink',
+    route('wallet', 'Unlinks the TON wallet (a snapshot already taken keeps its allocation)', { response: { 200: walletInfoSchema, ...errorResponses } }),
+    async (request) => {
+      const userId = playerOf(request).id;
+      await unlinkWallet(ctx.db, userId);
+      return walletInfo(userId);
+    },
+  );
   const operator = operatorRoute(ctx);
-  // GET /public/airdrop/flags: the integrity review's list (server/routes/integrity.ts).
-  await app.register(integrityOperatorRoutes, ctx);
 
   app.post<{ Body: RoundParams }>(
     '/public/airdrop/snapshot',
@@ -107,3 +217,26 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     async (request) => claimFor(claims, request.params.address),
   );
 };
+
+export const airdropConsoleRoutes = consoleScope(async (app, ctx) => {
+  const unixS = int(0, 2 ** 48 - 1);
+  app.get('/airdrop', async () => {
+    const round = await latestBuiltRound(ctx.db);
+    return { latest: round === null ? null : withRootInt(round) };
+  });
+  app.post(
+    '/airdrop/snapshot',
+    {
+      schema: {
+        body: obj({ round: int(1, 1_000_000), startFrom: unixS, expireAt: unixS, excludedMoney: excludedMoneySchema }, ['round', 'startFrom', 'expireAt']),
+      },
+    },
+    async (request) => {
+      const params = request.body as RoundParams;
+      // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
+      const actor = actorOf(request);
+      const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop, countsBoughtBoosts: ctx.config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, actor, params, ctx.clock.now());
+      return { ...withRootInt(summary), created };
+    },
+  );
+});

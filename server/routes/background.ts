@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { backgroundJobs, runJobsOnce } from '../background/exports.ts';
 import type { RouteContext } from './route-context.ts';
 
-export const jobRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const backgroundRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   if (!ctx.config.ENABLE_TEST_CRON) return;
   // The scheduler's own list (server/background/jobs.ts), so the test cron runs what production runs.
   const jobs = backgroundJobs(ctx.config, { db: ctx.db, realBot: ctx.realBot, redis: ctx.redis });

@@ -11,9 +11,18 @@ import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { webhookSecret } from '../core/config/outside-config.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { broadcastBody } from './forecast.ts';
 import { apiKeyHeader, objectOf, requireApiKey } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
+
+/** A broadcast's message and buttons (POST /public/send-telemss and the console), typed; their rules are parseBroadcast's. */
+export const broadcastBody = obj({
+  message: { type: 'string', maxLength: 16_384 },
+  btns: {
+    type: 'array',
+    maxItems: 100,
+    items: obj({ btnType: { type: 'string', maxLength: 16 }, btnText: { type: 'string', maxLength: 1_000 }, btnLink: { type: 'string', maxLength: 2_048 } }),
+  },
+});
 
 const progressSchema = objectOf<BroadcastProgress>()({
   id: 'integer',

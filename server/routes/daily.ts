@@ -1,10 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { DailyPuzzleInput } from '../../engine/admin-types.ts';
 import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/api-types.ts';
+import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
-import { claimStreak, guessCipher, setReminders } from '../daily/exports.ts';
+import { dailySecretOf } from '../core/config/daily-config.ts';
+import { refuse } from '../core/errors.ts';
+import { actorOf } from '../console/exports.ts';
+import { claimStreak, dailyMaxDaysListed, guessCipher, listDailyDays, setDailyPuzzle, setReminders } from '../daily/exports.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
-import { obj } from './validation.ts';
-import type { RouteContext } from './route-context.ts';
+import { int, obj } from './validation.ts';
+import { consoleScope, type RouteContext } from './route-context.ts';
 import { errorResponses, errorSchema, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
 
 const claimAnswer = { 200: objectOf<DailyClaimResult>()({ claimed: 'decimal', status: userStatusSchema }), ...errorResponses };
@@ -12,6 +17,7 @@ const claimAnswer = { 200: objectOf<DailyClaimResult>()({ claimed: 'decimal', st
 /**
  * The daily loop (docs/rules.md §15): the streak's claim, a cipher guess and the reminders switch.
  * The combo has no route: it is found by upgrading (server/boosts/). The status carries the day.
+ * The console's Daily page is `dailyConsoleRoutes` below.
  */
 export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const route = playerRoute(ctx);
@@ -58,3 +64,37 @@ export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =>
     },
   );
 };
+
+const isoDaySchema = { type: 'string', maxLength: 10, description: 'a UTC day, YYYY-MM-DD' } as const;
+/** Before the past week and the coming week: the default window. */
+const daysBack = 7;
+
+/** The daily loop in the console (docs/admin.md "Daily"): each day's combo, word and counts, and setting coming days. */
+export const dailyConsoleRoutes = consoleScope(async (app, ctx) => {
+  const secret = dailySecretOf(ctx.config);
+
+  app.get('/daily', { schema: { querystring: obj({ from: isoDaySchema, days: int(1, dailyMaxDaysListed) }) } }, async (request) => {
+    const q = request.query as { from?: string; days?: number };
+    const now = ctx.clock.now();
+    const from = q.from === undefined ? utcDayOf(now) - daysBack : dayOfIso(q.from);
+    if (from === null) throw refuse('dailyDayFormat', { field: 'from' });
+    return { items: await listDailyDays(ctx.db, secret, from, q.days ?? 2 * daysBack + 1, now) };
+  });
+
+  app.put(
+    '/daily/:day',
+    {
+      schema: {
+        params: obj({ day: isoDaySchema }, ['day']),
+        body: obj({
+          combo: { type: ['array', 'null'], maxItems: economy.dailyComboCards, items: { type: 'integer' }, description: 'three different passive cards, keys 4–21' },
+          cipher: { type: ['string', 'null'], maxLength: economy.dailyCipherMaxLetters, description: 'a word of letters A–Z' },
+        }),
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return setDailyPuzzle(ctx.db, secret, actor, (request.params as { day: string }).day, request.body as DailyPuzzleInput, ctx.clock.now());
+    },
+  );
+});

@@ -1,31 +1,20 @@
 /**
- * The operator API (docs/api.md): actions an operator runs with OPERATOR_API_KEY in x-api-key,
- * the same way broadcasts are queued. Here: settling the wallet forecast, through the same action
- * (server/forecast/forecast.ts) as the console's Forecast page; the airdrop's operator routes are
- * in airdrop.ts and integrity.ts. Each takes its key check and OpenAPI block from `operatorRoute`
- * (schemas.ts).
+ * The wallet forecast's settlement (docs/api.md "Operator API", docs/admin.md "Forecast"): one action
+ * (server/forecast/forecast.ts) at two doors, the operator API (OPERATOR_API_KEY in x-api-key, with
+ * its key check and OpenAPI block from `operatorRoute`, schemas.ts) and the console's Forecast page.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorKeyActor } from '../audit/exports.ts';
+import { actorOf } from '../console/exports.ts';
 import { forecastSettlement, settleForecast } from '../forecast/exports.ts';
-import type { RouteContext } from './route-context.ts';
+import { consoleScope, type RouteContext } from './route-context.ts';
 import { operatorRoute } from './schemas.ts';
 import { noQuery, obj } from './validation.ts';
 
-/** The settlement's body at both doors (the console's Forecast page and this API); the day's rule is parseLaunchDay's. */
-export const launchDayBody = obj({ launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC): a real day of year 1 or later, not in the future' } }, ['launchDay']);
+/** The settlement's body at both doors; the day's rule is parseLaunchDay's. */
+const launchDayBody = obj({ launchDay: { type: 'string', maxLength: 10, description: 'YYYY-MM-DD (UTC): a real day of year 1 or later, not in the future' } }, ['launchDay']);
 
-/** A broadcast's message and buttons (POST /public/send-telemss and the console), typed; their rules are parseBroadcast's. */
-export const broadcastBody = obj({
-  message: { type: 'string', maxLength: 16_384 },
-  btns: {
-    type: 'array',
-    maxItems: 100,
-    items: obj({ btnType: { type: 'string', maxLength: 16 }, btnText: { type: 'string', maxLength: 1_000 }, btnLink: { type: 'string', maxLength: 2_048 } }),
-  },
-});
-
-export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const forecastRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const route = operatorRoute(ctx);
   app.post(
     '/public/settle-forecast',
@@ -43,3 +32,11 @@ export const operatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     settlement: await forecastSettlement(ctx.db),
   }));
 };
+
+export const forecastConsoleRoutes = consoleScope(async (app, ctx) => {
+  app.get('/forecast', async () => ({ settlement: await forecastSettlement(ctx.db) }));
+  app.post('/forecast/settle', { schema: { body: launchDayBody } }, async (request) => {
+    const actor = actorOf(request);
+    return settleForecast(ctx.db, actor, (request.body as { launchDay: string }).launchDay, ctx.clock.now());
+  });
+});

@@ -9,8 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { airdropReasonCodes, airdropReviewStates, type AirdropReviewState } from '../../engine/airdrop-review.ts';
 import { actorOf } from '../console/exports.ts';
 import { decideAppeal, decideReview, flagOfPlayer, flagsCursorKeyOf, flagsPageMax, listFlagRows, listFlags, noteMaxLength, openReviews } from '../integrity/exports.ts';
-import type { AdminContext } from './admin-context.ts';
-import type { RouteContext } from './route-context.ts';
+import { consoleScope, type ConsoleContext, type RouteContext } from './route-context.ts';
 import { errorResponses, operatorRoute } from './schemas.ts';
 import { int, obj } from './validation.ts';
 
@@ -39,7 +38,7 @@ const flagsPageSchema = { type: 'object', properties: { items: { type: 'array', 
 
 const pageOpts = (cursorKey: Buffer, q: FlagsQuery) => ({ cursorKey, limit: q.limit ?? 50, ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.state !== undefined ? { state: q.state } : {}) });
 
-export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const integrityRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const cursorKey = flagsCursorKeyOf(ctx.config);
   app.get<{ Querystring: FlagsQuery }>(
     '/public/airdrop/flags',
@@ -55,7 +54,7 @@ export const integrityOperatorRoutes: FastifyPluginAsync<RouteContext> = async (
 const userIdParam = obj({ id: int(1, Number.MAX_SAFE_INTEGER) }, ['id']);
 const note = { type: 'string', maxLength: noteMaxLength };
 
-export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (app, ctx) => {
+export const integrityConsoleRoutes = consoleScope(async (app, ctx) => {
   const cursorKey = flagsCursorKeyOf(ctx.config);
   app.get<{ Querystring: FlagsQuery }>('/integrity/flags', { schema: { querystring: flagsQuery } }, async (request) => ({
     ...(await listFlagRows(ctx.db, pageOpts(cursorKey, request.query))),
@@ -69,7 +68,7 @@ export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (a
     path: string,
     field: string,
     words: readonly W[],
-    decide: (db: AdminContext['db'], actor: Parameters<typeof decideReview>[1], userId: number, word: W, note: string | undefined, nowMs: number) => Promise<unknown>,
+    decide: (db: ConsoleContext['db'], actor: Parameters<typeof decideReview>[1], userId: number, word: W, note: string | undefined, nowMs: number) => Promise<unknown>,
   ) =>
     app.post<{ Params: { id: number }; Body: Record<string, string | undefined> }>(
       `/integrity/players/:id/${path}`,
@@ -81,4 +80,4 @@ export const integrityConsoleRoutes: FastifyPluginAsync<AdminContext> = async (a
     );
   decisionRoute('decision', 'decision', ['clear', 'exclude'], decideReview);
   decisionRoute('appeal', 'outcome', ['upheld', 'overturned'], decideAppeal);
-};
+});

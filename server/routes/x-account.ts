@@ -15,7 +15,7 @@ const socialConnectSchema = objectOf<SocialConnect>()(
   ['twUsername', 'twAge', 'twAvatar', 'pendingClaimReward'],
 );
 
-export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const xAccountRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const deps = { db: ctx.db, config: ctx.config, clock: ctx.clock };
 
   app.get(
