@@ -27,6 +27,8 @@ import {
   verifyTonProof,
   withRootInt,
   type ClaimDeps,
+  type JettonClaim,
+  type JettonState,
 } from '../airdrop/exports.ts';
 import { actorOf } from '../console/exports.ts';
 import { playerOf } from '../players/exports.ts';
@@ -34,7 +36,7 @@ import { publicUrl } from '../core/config/outside-config.ts';
 import { refuse } from '../core/errors.ts';
 import { int, obj } from './validation.ts';
 import { consoleScope, type RouteContext } from './route-context.ts';
-import { errorResponses, nullable, objectOf, operatorRoute, playerRoute, recordOf } from './schemas.ts';
+import { consoleErrorResponses, errorResponses, nullable, objectOf, operatorRoute, playerRoute, recordOf } from './schemas.ts';
 
 const unixS = (description: string) => ({ ...int(0, 2 ** 48 - 1, description) });
 /** What becomes of the MONEY of players the integrity review excluded (docs/airdrop.md "Exclusions"). */
@@ -62,6 +64,28 @@ const roundSchema = objectOf<RoundAnswer>()({
   excludedAmount: 'string',
   excludedReasons: recordOf('integer', 'excluded players per reason code'),
   created: 'boolean',
+});
+
+/** GET /airdrop in the console: the latest built round, null before the first. */
+interface LatestRound {
+  latest: RoundAnswer | null;
+}
+const latestRoundSchema = objectOf<LatestRound>()({ latest: nullable(roundSchema) });
+
+/** The TON Connect manifest (its `url`'s host is the ton_proof domain). */
+interface TonConnectManifest {
+  url: string;
+  name: string;
+  iconUrl: string;
+}
+
+const jettonStateSchema = objectOf<JettonState>()({ total_wallets: 'integer', master_address: 'string?', round: 'integer?', merkle_root: 'string?' });
+const jettonClaimSchema = objectOf<JettonClaim>()({
+  owner: 'string',
+  custom_payload: 'string',
+  compressed_info: objectOf<JettonClaim['compressed_info']>()({ amount: 'string', start_from: 'string', expired_at: 'string' }),
+  jetton_wallet: 'string',
+  state_init: 'string',
 });
 
 const str = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
@@ -111,9 +135,15 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     };
   };
 
-  app.get(
+  app.get<{ Reply: TonConnectManifest }>(
     '/public/tonconnect-manifest.json',
-    { schema: { summary: 'The TON Connect manifest: the app url (its host is the ton_proof domain), name and icon', tags: ['wallet', 'public'] } },
+    {
+      schema: {
+        summary: 'The TON Connect manifest: the app url (its host is the ton_proof domain), name and icon',
+        tags: ['wallet', 'public'],
+        response: { 200: objectOf<TonConnectManifest>()({ url: 'string', name: 'string', iconUrl: 'string' }) },
+      },
+    },
     async (_request, reply) => {
       const base = publicUrl(ctx.config);
       void reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600');
@@ -162,7 +192,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
   );
   const operator = operatorRoute(ctx);
 
-  app.post<{ Body: RoundParams }>(
+  app.post<{ Body: RoundParams; Reply: RoundAnswer }>(
     '/public/airdrop/snapshot',
     operator('Takes the snapshot of a round: freezes eligible allocations, builds and stores the TEP-177 dictionary, answers its Merkle root', {
       tags: ['airdrop', 'operator'],
@@ -185,7 +215,7 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     },
   );
 
-  app.get<{ Params: { round: number } }>(
+  app.get<{ Params: { round: number }; Reply: RoundAnswer }>(
     '/public/airdrop/rounds/:round',
     operator('A round: status, wallets, total, Merkle root', {
       tags: ['airdrop', 'operator'],
@@ -199,19 +229,20 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
     },
   );
 
-  app.get(
+  app.get<{ Reply: JettonState }>(
     '/jetton/state',
-    { schema: { summary: 'TEP-176 /state: wallets in the served round and the jetton master', tags: ['airdrop', 'public'] } },
+    { schema: { summary: 'TEP-176 /state: wallets in the served round and the jetton master', tags: ['airdrop', 'public'], response: { 200: jettonStateSchema, ...errorResponses } } },
     async () => jettonState(claims),
   );
 
-  app.get<{ Params: { address: string } }>(
+  app.get<{ Params: { address: string }; Reply: JettonClaim }>(
     '/jetton/wallet/:address',
     {
       schema: {
         summary: 'TEP-176 /wallet/:address: the claim custom payload (Merkle proof), compressed info and, when configured, the jetton wallet and state init',
         tags: ['airdrop', 'public'],
         params: obj({ address: { type: 'string', minLength: 1, maxLength: 100 } }, ['address']),
+        response: { 200: jettonClaimSchema, ...errorResponses },
       },
     },
     async (request) => claimFor(claims, request.params.address),
@@ -220,19 +251,20 @@ export const airdropRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) 
 
 export const airdropConsoleRoutes = consoleScope(async (app, ctx) => {
   const unixS = int(0, 2 ** 48 - 1);
-  app.get('/airdrop', async () => {
+  app.get<{ Reply: LatestRound }>('/airdrop', { schema: { response: { 200: latestRoundSchema, ...consoleErrorResponses } } }, async () => {
     const round = await latestBuiltRound(ctx.db);
     return { latest: round === null ? null : withRootInt(round) };
   });
-  app.post(
+  app.post<{ Body: RoundParams; Reply: RoundAnswer }>(
     '/airdrop/snapshot',
     {
       schema: {
         body: obj({ round: int(1, 1_000_000), startFrom: unixS, expireAt: unixS, excludedMoney: excludedMoneySchema }, ['round', 'startFrom', 'expireAt']),
+        response: { 200: roundSchema, ...consoleErrorResponses },
       },
     },
     async (request) => {
-      const params = request.body as RoundParams;
+      const params = request.body;
       // The same action as POST /public/airdrop/snapshot (docs/airdrop.md); the build takes seconds per 100,000 wallets.
       const actor = actorOf(request);
       const { summary, created } = await takeAirdropSnapshot({ db: ctx.db, served: ctx.airdrop, countsBoughtBoosts: ctx.config.AIRDROP_COUNTS_BOUGHT_BOOSTS }, actor, params, ctx.clock.now());

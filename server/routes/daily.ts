@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { DailyPuzzleInput } from '../../engine/admin-types.ts';
+import type { AdminDailyDay, DailyCounts, DailyPuzzleInput } from '../../engine/admin-types.ts';
 import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/api-types.ts';
 import { dayOfIso, utcDayOf } from '../../engine/daily.ts';
 import { economy } from '../../engine/economy.ts';
@@ -10,7 +10,7 @@ import { claimStreak, dailyMaxDaysListed, guessCipher, listDailyDays, setDailyPu
 import { playerOf, statusOf } from '../players/exports.ts';
 import { int, obj } from './validation.ts';
 import { consoleScope, type RouteContext } from './route-context.ts';
-import { errorResponses, errorSchema, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
+import { arrayOf, consoleErrorResponses, enumOf, errorResponses, errorSchema, itemsOf, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
 
 const claimAnswer = { 200: objectOf<DailyClaimResult>()({ claimed: 'decimal', status: userStatusSchema }), ...errorResponses };
 
@@ -69,19 +69,41 @@ const isoDaySchema = { type: 'string', maxLength: 10, description: 'a UTC day, Y
 /** Before the past week and the coming week: the default window. */
 const daysBack = 7;
 
+const dayAnswer = objectOf<AdminDailyDay>()({
+  day: 'string',
+  state: enumOf(['past', 'today', 'coming']),
+  combo: arrayOf('integer'),
+  comboSetBy: 'string?',
+  cipher: 'string',
+  cipherSetBy: 'string?',
+  counts: objectOf<DailyCounts>()({
+    streakClaims: 'integer',
+    comboFinds: 'integer',
+    comboWins: 'integer',
+    cipherWins: 'integer',
+    cipherMisses: 'integer',
+    remindersQueued: 'integer',
+    remindersBlocked: 'integer',
+  }),
+});
+
 /** The daily loop in the console (docs/admin.md "Daily"): each day's combo, word and counts, and setting coming days. */
 export const dailyConsoleRoutes = consoleScope(async (app, ctx) => {
   const secret = dailySecretOf(ctx.config);
 
-  app.get('/daily', { schema: { querystring: obj({ from: isoDaySchema, days: int(1, dailyMaxDaysListed) }) } }, async (request) => {
-    const q = request.query as { from?: string; days?: number };
+  app.get<{ Querystring: { from?: string; days?: number }; Reply: { items: AdminDailyDay[] } }>(
+    '/daily',
+    { schema: { querystring: obj({ from: isoDaySchema, days: int(1, dailyMaxDaysListed) }), response: { 200: itemsOf(dayAnswer), ...consoleErrorResponses } } },
+    async (request) => {
+    const q = request.query;
     const now = ctx.clock.now();
     const from = q.from === undefined ? utcDayOf(now) - daysBack : dayOfIso(q.from);
     if (from === null) throw refuse('dailyDayFormat', { field: 'from' });
     return { items: await listDailyDays(ctx.db, secret, from, q.days ?? 2 * daysBack + 1, now) };
-  });
+    },
+  );
 
-  app.put(
+  app.put<{ Params: { day: string }; Body: DailyPuzzleInput; Reply: AdminDailyDay }>(
     '/daily/:day',
     {
       schema: {
@@ -90,11 +112,12 @@ export const dailyConsoleRoutes = consoleScope(async (app, ctx) => {
           combo: { type: ['array', 'null'], maxItems: economy.dailyComboCards, items: { type: 'integer' }, description: 'three different passive cards, keys 4–21' },
           cipher: { type: ['string', 'null'], maxLength: economy.dailyCipherMaxLetters, description: 'a word of letters A–Z' },
         }),
+        response: { 200: dayAnswer, ...consoleErrorResponses },
       },
     },
     async (request) => {
       const actor = actorOf(request);
-      return setDailyPuzzle(ctx.db, secret, actor, (request.params as { day: string }).day, request.body as DailyPuzzleInput, ctx.clock.now());
+      return setDailyPuzzle(ctx.db, secret, actor, request.params.day, request.body, ctx.clock.now());
     },
   );
 });

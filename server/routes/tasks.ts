@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Task, TaskType } from '../../engine/api-types.ts';
+import type { AdsReward } from '../tasks/exports.ts';
 import { messages } from '../../engine/messages.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
 import {
@@ -21,7 +22,7 @@ import { refuse } from '../core/errors.ts';
 import { secretMatches } from '../core/secret-compare.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { decimalSchema, errorResponses, playerRoute, playerSecurity, taskSchema, userStatusSchema } from './schemas.ts';
+import { decimalSchema, errorResponses, objectOf, playerRoute, playerSecurity, taskSchema, userStatusSchema } from './schemas.ts';
 
 const payload = {
   taskId: int(1, 2 ** 31 - 1, 'the task id'),
@@ -32,6 +33,12 @@ const payload = {
 type Payload = { taskId?: number; captchaToken?: string; inputValue?: string };
 
 const authed = { security: playerSecurity, tags: ['ads'] };
+const adsRewardSchema = objectOf<AdsReward>()({ credited: 'string', numberOfDone: 'integer', hasDone: 'boolean' });
+/** Adsgram's callback answer: what was credited, and why nothing was when so. */
+interface AdsgramAnswer {
+  credited: string;
+  reason?: string;
+}
 
 /**
  * Tasks and achievements: the list, the boost/exchange check, and the claim. Ads (§7):
@@ -119,7 +126,7 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 
-  app.post(
+  app.post<{ Body: { taskId: number; encryptData: string }; Reply: AdsReward }>(
     '/claim-ads-reward',
     {
       onRequest: ctx.authenticate,
@@ -127,11 +134,12 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
         summary: 'Credits one ad view of the ADS task (10 a day)',
         ...authed,
         body: obj({ taskId: int(1, 2_147_483_647), encryptData: { type: 'string', minLength: 1, maxLength: 512 } }, ['taskId', 'encryptData']),
+        response: { 200: adsRewardSchema, ...errorResponses },
       },
     },
     async (request) => {
       requireSecret();
-      const { taskId, encryptData } = request.body as { taskId: number; encryptData: string };
+      const { taskId, encryptData } = request.body;
       const player = playerOf(request);
       const task = await loadTask(ctx.db, taskId, 'taskId');
       if (task.type !== 'ADS') throw refuse('notAnAdsTask', { field: 'taskId', values: { taskId } });
@@ -144,17 +152,18 @@ export const taskRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => 
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { userid: string; key?: string }; Reply: AdsgramAnswer }>(
     '/public/adsgram/reward',
     {
       schema: {
         summary: "Adsgram's server-to-server reward callback (needs the secret key)",
         tags: ['ads', 'public'],
         querystring: { type: 'object', properties: { userid: { type: 'string', pattern: '^[0-9]{1,19}$' }, key: { type: 'string', maxLength: 512 } }, required: ['userid'] },
+        response: { 200: objectOf<AdsgramAnswer>()({ credited: 'string', reason: 'string' }), ...errorResponses },
       },
     },
     async (request) => {
-      const { userid, key } = request.query as { userid: string; key?: string };
+      const { userid, key } = request.query;
       if (!ctx.config.ADSGRAM_CALLBACK_KEY) throw refuse('adsgramUnconfigured');
       if (!secretMatches(key, ctx.config.ADSGRAM_CALLBACK_KEY)) throw refuse('adsgramWrongKey', { field: 'key' });
       const userId = Number(userid);
