@@ -24,20 +24,23 @@ import { createLoadShedding } from './core/load-shedding.ts';
 import { installErrorHandler } from './routes/error-handler.ts';
 import { healthRoutes, installHttpMetrics } from './routes/health.ts';
 import { installValidation } from './routes/validation.ts';
-import type { RouteContext } from './routes/route-context.ts';
-import { airdropRoutes } from './routes/airdrop.ts';
-import { adminRoutes } from './routes/admin.ts';
-import { languageRoutes } from './routes/language.ts';
-import { playerActionRoutes } from './routes/player-actions.ts';
-import { operatorRoutes } from './routes/operator.ts';
-import { outsideRoutes } from './routes/outside.ts';
-import { publicRoutes } from './routes/public.ts';
+import { consoleContextOf, type RouteContext } from './routes/route-context.ts';
+import { airdropConsoleRoutes, airdropRoutes } from './routes/airdrop.ts';
+import { auditConsoleRoutes } from './routes/audit.ts';
+import { backgroundRoutes } from './routes/background.ts';
+import { boostRoutes } from './routes/boosts.ts';
+import { botRoutes } from './routes/bot.ts';
+import { clickRoutes } from './routes/clicks.ts';
+import { consoleRoutes, consoleSignInRoutes } from './routes/console.ts';
+import { dailyConsoleRoutes, dailyRoutes } from './routes/daily.ts';
+import { forecastConsoleRoutes, forecastRoutes } from './routes/forecast.ts';
+import { integrityConsoleRoutes, integrityRoutes } from './routes/integrity.ts';
+import { leaderboardRoutes } from './routes/leaderboard.ts';
+import { playerRoutes } from './routes/players.ts';
 import { referralRoutes } from './routes/referrals.ts';
-import { statusRoutes } from './routes/status.ts';
+import { shopConsoleRoutes, shopRoutes } from './routes/shop.ts';
 import { taskRoutes } from './routes/tasks.ts';
-import { walletRoutes } from './routes/wallet.ts';
-import { dailyRoutes } from './routes/daily.ts';
-import { shopRoutes } from './routes/shop.ts';
+import { xAccountRoutes } from './routes/x-account.ts';
 import type { RedisHandle } from './core/redis.ts';
 import type { OutsideServices } from './tasks/task-evidence.ts';
 
@@ -141,26 +144,41 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   await app.register(
     async (api) => {
-      await api.register(statusRoutes, ctx);
-      await api.register(languageRoutes, ctx);
-      await api.register(playerActionRoutes, ctx);
-      await api.register(referralRoutes, ctx);
-      await api.register(taskRoutes, ctx);
-      await api.register(publicRoutes, ctx);
-      await api.register(outsideRoutes, ctx);
-      await api.register(walletRoutes, ctx);
-      await api.register(dailyRoutes, ctx);
-      await api.register(shopRoutes, ctx);
-      await api.register(airdropRoutes, ctx);
-      await api.register(operatorRoutes, ctx);
+      // Each feature's routes for the player, the operator and the outside services (server/routes/<feature>.ts).
+      for (const routes of [
+        playerRoutes,
+        clickRoutes,
+        boostRoutes,
+        referralRoutes,
+        taskRoutes,
+        leaderboardRoutes,
+        xAccountRoutes,
+        botRoutes,
+        backgroundRoutes,
+        dailyRoutes,
+        shopRoutes,
+        integrityRoutes,
+        airdropRoutes,
+        forecastRoutes,
+      ])
+        await api.register(routes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: apiPrefix },
   );
   // The operators' probes and /metrics, outside the API prefix (docs/operations.md).
   await app.register(healthRoutes, { db: deps.db, config: deps.config, probe, draining: deps.draining ?? readyzChecked });
-  // The operator console's API (docs/admin.md), beside the game API.
-  await app.register(adminRoutes, { prefix: adminApiPrefix, db: deps.db, reads: deps.reads ?? deps.db, config: deps.config, clock, frozen, airdrop });
+  // The operator console's API (docs/admin.md), beside the game API: sign-in, then each feature's
+  // console routes, each in the console's scope (the session check; server/routes/route-context.ts).
+  await app.register(
+    async (admin) => {
+      const consoleCtx = consoleContextOf({ db: deps.db, reads: deps.reads ?? deps.db, config: deps.config, clock, frozen, airdrop });
+      await admin.register(consoleSignInRoutes, consoleCtx);
+      for (const routes of [consoleRoutes, auditConsoleRoutes, forecastConsoleRoutes, airdropConsoleRoutes, shopConsoleRoutes, dailyConsoleRoutes, integrityConsoleRoutes])
+        await admin.register(routes, consoleCtx);
+    },
+    { prefix: adminApiPrefix },
+  );
   return app;
 };
 

@@ -134,6 +134,30 @@ describe('server layers', () => {
   });
 });
 
+// One route file per feature (docs/architecture.md "Server layout"): server/routes/<feature>.ts holds
+// that feature's routes for every audience (player, console, operator, outside services), beside the
+// edge's own plumbing, so a route is found from its feature's folder and no file is named by audience.
+describe('route files', () => {
+  const plumbing = ['route-context.ts', 'schemas.ts', 'validation.ts', 'error-handler.ts', 'refusal-status.ts', 'health.ts'];
+  const server = new URL('../server/', import.meta.url);
+  // The features, and background/ (the test cron runs its job list): every folder but core and the edge.
+  const folders = readdirSync(server, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !['core', 'routes', 'web', 'dev'].includes(d.name))
+    .map((d) => d.name);
+  /** The route files named neither after a folder of server/ nor as plumbing. */
+  const strays = (files: string[]) => files.filter((f) => !plumbing.includes(f) && !folders.includes(f.replace(/\.ts$/, '')));
+  const routeFiles = readdirSync(new URL('routes/', server));
+
+  it('names every route file after a server/<feature>/ folder, beside the named plumbing', () => {
+    expect(strays(routeFiles)).toEqual([]);
+    for (const file of plumbing) expect(routeFiles).toContain(file);
+  });
+
+  it('bites on a route file named by audience or by anything but a feature', () => {
+    expect(strays(['shop.ts', 'schemas.ts', 'admin-shop.ts', 'outside.ts', 'player-actions.ts', 'operator.ts'])).toEqual(['admin-shop.ts', 'outside.ts', 'player-actions.ts', 'operator.ts']);
+  });
+});
+
 // One transaction helper (docs/architecture.md "Transactions").
 describe('transactions', () => {
   it('refuses db.transaction and BEGIN outside server/core/db/transaction.ts', async () => {

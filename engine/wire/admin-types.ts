@@ -36,6 +36,12 @@ export interface PlayerSummary {
   languageCode: string | null;
 }
 
+/** POST /players/:id/freeze: the player and since when they are frozen (null: not frozen). */
+export interface FreezeResult {
+  id: string;
+  frozenAt: string | null;
+}
+
 export interface PlayerDetail extends PlayerSummary {
   refLevel: number;
   referredBy: string | null;
@@ -156,6 +162,18 @@ export interface AdminBroadcast extends BroadcastCounts {
   cancelledAtMs: number | null;
 }
 
+/** A queued broadcast (the console's POST /broadcasts and the operator's POST /public/send-telemss): its id and recipients. */
+export interface BroadcastQueued {
+  broadcastId: number;
+  total: number;
+}
+
+/** POST /broadcasts/:id/cancel: the recipients it took off the queue. */
+export interface BroadcastCancelled {
+  id: number;
+  cancelled: number;
+}
+
 export interface ForecastSettlement {
   launchDay: string;
   settledAtMs: number;
@@ -163,6 +181,11 @@ export interface ForecastSettlement {
   paid: number;
   /** Right guesses paid in all. */
   paidTotal: number;
+}
+
+/** The settlement as it stands (GET /forecast, GET /public/settle-forecast): null until settled. */
+export interface ForecastState {
+  settlement: { launchDay: string; settledAtMs: number; settledBy: string; paidTotal: number; forecasts: number } | null;
 }
 
 /** One day of the daily loop's counts (docs/admin.md "Daily"), kept as the events happen. */

@@ -133,7 +133,7 @@ export const refusals = {
 
   // --- Ads (§7 /start-watch-ads, /claim-ads-reward).
   adsDailyLimit: player('You have watched {count} videos today'),
-  /** No ADS_TOKEN_SECRET: the server log names the setting (server/routes/outside-ads.ts), never the player's message. */
+  /** No ADS_TOKEN_SECRET: the server log names the setting (server/routes/tasks.ts), never the player's message. */
   adsUnconfigured: player('Ads are not available right now, please try again later'),
   noAdsTask: player('There is no active ads task'),
   notAnAdsTask: player('Task {taskId} is not an ads task'),

@@ -1,6 +1,6 @@
 /**
  * The game's bot, the same at both doors (long polling in ./runtime.ts, POST /public/telegram-webhook
- * in server/routes/outside-bot.ts): /start in the language the player chose, a player who writes
+ * in server/routes/bot.ts): /start in the language the player chose, a player who writes
  * to it is reachable for reminders again (docs/rules.md §15.4), and the Stars shop's payments
  * (docs/shop.md): pre-checkout, the one credit on successful_payment, /paysupport. Its own module,
  * so that the webhook route does not load ./runtime.ts, and with it the job table and every job's feature.

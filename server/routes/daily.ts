@@ -1,17 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { AdminDailyDay, DailyCounts, DailyPuzzleInput } from '../../engine/wire/admin-types.ts';
 import type { CipherGuessPayload, CipherGuessResult, DailyClaimResult, RemindersPayload, UserStatus } from '../../engine/wire/api-types.ts';
+import { dayOfIso, utcDayOf } from '../../engine/rules/daily.ts';
 import { economy } from '../../engine/rules/economy.ts';
-import { claimStreak, guessCipher, setReminders } from '../daily/exports.ts';
+import { refuse } from '../core/errors.ts';
+import { actorOf } from '../console/exports.ts';
+import { claimStreak, dailyMaxDaysListed, dailySecretOf, guessCipher, listDailyDays, setDailyPuzzle, setReminders } from '../daily/exports.ts';
 import { playerOf, statusOf } from '../players/exports.ts';
-import { obj } from './validation.ts';
-import type { RouteContext } from './route-context.ts';
-import { errorResponses, errorSchema, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
+import { int, obj } from './validation.ts';
+import { consoleScope, type RouteContext } from './route-context.ts';
+import { arrayOf, consoleErrorResponses, enumOf, errorResponses, errorSchema, itemsOf, objectOf, playerRoute, userStatusSchema } from './schemas.ts';
 
 const claimAnswer = { 200: objectOf<DailyClaimResult>()({ claimed: 'decimal', status: userStatusSchema }), ...errorResponses };
 
 /**
  * The daily loop (docs/rules.md §15): the streak's claim, a cipher guess and the reminders switch.
  * The combo has no route: it is found by upgrading (server/boosts/). The status carries the day.
+ * The console's Daily page is `dailyConsoleRoutes` below.
  */
 export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const route = playerRoute(ctx);
@@ -58,3 +63,60 @@ export const dailyRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) =>
     },
   );
 };
+
+const isoDaySchema = { type: 'string', maxLength: 10, description: 'a UTC day, YYYY-MM-DD' } as const;
+/** Before the past week and the coming week: the default window. */
+const daysBack = 7;
+
+const dayAnswer = objectOf<AdminDailyDay>()({
+  day: 'string',
+  state: enumOf(['past', 'today', 'coming']),
+  combo: arrayOf('integer'),
+  comboSetBy: 'string?',
+  cipher: 'string',
+  cipherSetBy: 'string?',
+  counts: objectOf<DailyCounts>()({
+    streakClaims: 'integer',
+    comboFinds: 'integer',
+    comboWins: 'integer',
+    cipherWins: 'integer',
+    cipherMisses: 'integer',
+    remindersQueued: 'integer',
+    remindersBlocked: 'integer',
+  }),
+});
+
+/** The daily loop in the console (docs/admin.md "Daily"): each day's combo, word and counts, and setting coming days. */
+export const dailyConsoleRoutes = consoleScope(async (app, ctx) => {
+  const secret = dailySecretOf(ctx.config);
+
+  app.get<{ Querystring: { from?: string; days?: number }; Reply: { items: AdminDailyDay[] } }>(
+    '/daily',
+    { schema: { querystring: obj({ from: isoDaySchema, days: int(1, dailyMaxDaysListed) }), response: { 200: itemsOf(dayAnswer), ...consoleErrorResponses } } },
+    async (request) => {
+    const q = request.query;
+    const now = ctx.clock.now();
+    const from = q.from === undefined ? utcDayOf(now) - daysBack : dayOfIso(q.from);
+    if (from === null) throw refuse('dailyDayFormat', { field: 'from' });
+    return { items: await listDailyDays(ctx.db, secret, from, q.days ?? 2 * daysBack + 1, now) };
+    },
+  );
+
+  app.put<{ Params: { day: string }; Body: DailyPuzzleInput; Reply: AdminDailyDay }>(
+    '/daily/:day',
+    {
+      schema: {
+        params: obj({ day: isoDaySchema }, ['day']),
+        body: obj({
+          combo: { type: ['array', 'null'], maxItems: economy.dailyComboCards, items: { type: 'integer' }, description: 'three different passive cards, keys 4–21' },
+          cipher: { type: ['string', 'null'], maxLength: economy.dailyCipherMaxLetters, description: 'a word of letters A–Z' },
+        }),
+        response: { 200: dayAnswer, ...consoleErrorResponses },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return setDailyPuzzle(ctx.db, secret, actor, request.params.day, request.body, ctx.clock.now());
+    },
+  );
+});

@@ -2,18 +2,18 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserStatus } from '../../engine/wire/api-types.ts';
 import { economy } from '../../engine/rules/economy.ts';
 import { loadUser, playerOf, statusOf } from '../players/exports.ts';
-import { leaderboardFromRedis, leaderboardFromView } from '../leaderboard/exports.ts';
 import { listFriends, maxPageSize, prepareInvite, refLinkOf, registerReferral } from '../referrals/exports.ts';
 import { int, obj } from './validation.ts';
 import type { RouteContext } from './route-context.ts';
-import { decimalSchema, errorResponses, friendSchema, leaderboardEntrySchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';
+import { decimalSchema, errorResponses, friendSchema, pageOf, playerRoute, preparedInviteSchema, userStatusSchema } from './schemas.ts';
 
-const paging = {
+/** The page query of the friends list and the leaderboard. */
+export const paging = {
   page: { ...int(1, 1_000_000, '1-based page number'), default: 1 },
   pageSize: { ...int(1, maxPageSize, `items per page (default ${economy.pageSize})`), default: economy.pageSize },
 };
 
-/** Referrals, friends, the referral link and the leaderboard. */
+/** Referrals, friends and the referral link. */
 export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const route = playerRoute(ctx);
 
@@ -60,21 +60,6 @@ export const referralRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx)
     async (request) => {
       const player = playerOf(request);
       return prepareInvite(ctx.db, ctx.config, player.id, player.initData);
-    },
-  );
-
-  app.get<{ Querystring: { page: number; pageSize: number } }>(
-    '/leaderboard',
-    route('leaderboard', 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks about a second old, at most 60 s, docs/scaling.md)', {
-      querystring: obj(paging),
-      response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
-    }),
-    async (request) => {
-      const { page, pageSize } = request.query;
-      const id = playerOf(request).id;
-      // Redis when it is configured and answering; the PostgreSQL ranked view otherwise (docs/scaling.md).
-      const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.reads, ctx.redis, id, page, pageSize);
-      return live ?? leaderboardFromView(ctx.reads, id, page, pageSize);
     },
   );
 };

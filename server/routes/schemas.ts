@@ -3,6 +3,7 @@
  * drops anything not listed) and feed the OpenAPI document.
  */
 import { airdropReasonCodes, airdropReviewStates } from '../../engine/wire/airdrop-review.ts';
+import type { Page as KeysetPage } from '../../engine/wire/admin-types.ts';
 import type { AgeReward, DailyStatus, DecimalString, ErrorBody, FriendEntry, LeaderboardEntry, Page, PreparedInvite, Task, UserStatus } from '../../engine/wire/api-types.ts';
 import type { FastifyRequest } from 'fastify';
 import { refusalCodes, type RefusalCode } from '../../engine/wire/refusals.ts';
@@ -88,6 +89,9 @@ export const described = <K extends Kind>(kind: K, description: string): Schema<
 /** A string field with one of `values`. */
 export const enumOf = <const V extends string>(values: readonly V[]): Schema<V> => schemaOf({ type: 'string', enum: [...values] });
 
+/** A string field with one of `values`, or null. */
+export const nullableEnumOf = <const V extends string>(values: readonly V[]): Schema<V | null> => schemaOf({ type: ['string', 'null'], enum: [...values, null] });
+
 /** An array of kinds or of schemas. */
 export function arrayOf<K extends Kind>(items: K, description?: string): KindArray<K>;
 export function arrayOf<T>(items: Schema<T>, description?: string): Schema<T[]>;
@@ -96,8 +100,27 @@ export function arrayOf(items: Kind | object, description?: string): object {
 }
 
 /** An object of any keys whose values are of kind `kind`. */
-export const recordOf = <K extends Kind>(kind: K, description?: string): Schema<Record<string, KindTypes[K]>> =>
+export const recordOf = <K extends Kind, Key extends string = string>(kind: K, description?: string): Schema<Record<Key, KindTypes[K]>> =>
   schemaOf({ type: 'object', additionalProperties: kinds[kind], ...(description === undefined ? {} : { description }) });
+
+/** Any JSON value (an audit row's before and after): serialised as it is. */
+export const anyValue: Schema<unknown> = schemaOf({});
+
+/** An object of any keys whose values are numbers or strings, as they are (what a refund took back and could not). */
+export const mixedRecord = (description: string): ObjectSchema<Record<string, number | string>> =>
+  ({ type: 'object', properties: {}, additionalProperties: {}, description }) as unknown as ObjectSchema<Record<string, number | string>>;
+
+/** An object T serialised as it is, every field kept: for an answer too nested to list (the test cron's report of every job). */
+export const wholeObject = <T>(): Schema<T> => schemaOf({ type: 'object', additionalProperties: true });
+
+/** Every field of any variant of the union U, each optional: the one object schema of a tagged union. */
+type FieldsOfVariants<U> = { [K in U extends unknown ? keyof U : never]?: U extends { readonly [P in K]?: infer V } ? V : never };
+
+/** The object schema of the tagged union U (`BroadcastSegment`): every variant's fields, exactly, as `objectOf` takes them. */
+export const variantsOf =
+  <U>() =>
+  <P extends { [K in keyof FieldsOfVariants<U>]-?: FieldOf<FieldsOfVariants<U>[K]> }>(properties: P & { [K in Exclude<keyof P, keyof FieldsOfVariants<U>>]: never }, required?: readonly string[]): Schema<U> =>
+    objectOf<FieldsOfVariants<U>>()(properties as never, required as never) as Schema<U>;
 
 /** An object schema that also allows null. */
 export const nullable = <T>(schema: ObjectSchema<T>): Schema<T | null> => schemaOf({ ...schema, type: [schema.type, 'null'] });
@@ -223,6 +246,21 @@ export const pageOf = <T>(item: Schema<T>): ObjectSchema<Page<T>> =>
 export const errorSchema = objectOf<Omit<ErrorBody, 'fields'>>()({ error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes) }, ['error', 'message', 'code']);
 
 export const decimalSchema = decimal;
+
+/** A keyset page of the console (engine/wire/admin-types.ts Page): the items and the next page's cursor. */
+export const keysetPageOf = <T>(item: Schema<T>): ObjectSchema<KeysetPage<T>> => objectOf<KeysetPage<T>>()({ items: arrayOf(item) as FieldOf<T[]>, next: 'string?' });
+
+/** `{ items }`: a console list that is not paged. */
+export const itemsOf = <T>(item: Schema<T>): ObjectSchema<{ items: T[] }> => objectOf<{ items: T[] }>()({ items: arrayOf(item) as FieldOf<T[]> });
+
+/** The console's error body: as `errorSchema`, with `fields` (the task form names every bad field, docs/api.md "Errors"). */
+const consoleErrorSchema = objectOf<ErrorBody>()(
+  { error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes), fields: recordOf('string', 'every bad field with its problem (the task form)') },
+  ['error', 'message', 'code'],
+);
+
+/** Error answers every console route documents: as `errorResponses`, and 403 (a write without the session's CSRF token, or cross-site). */
+export const consoleErrorResponses = { 400: consoleErrorSchema, 401: consoleErrorSchema, 403: consoleErrorSchema, 404: consoleErrorSchema, 409: consoleErrorSchema, 503: consoleErrorSchema } as const;
 
 /** Error answers every route documents (503: the database away, with Retry-After). */
 export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema } as const;

@@ -2,6 +2,7 @@
 export { isChannelMember } from './outside-services.ts';
 export type { TaskRow } from './task-model.ts';
 export { claimWithToken, loadAdsTask, rewardFromCallback, startAdWatch } from './ads-rewards.ts';
+export type { AdsReward } from './ads-rewards.ts';
 export { decodeEncryptData, readAdsToken } from './ads-token.ts';
 export { channelBoostsOf, claimTask, recordChannelBoosts, verifyOutside } from './task-claims.ts';
 export type { OutsideServices } from './task-evidence.ts';

@@ -13,7 +13,9 @@ import {
   enumOf,
   friendSchema,
   nullable,
+  nullableEnumOf,
   objectOf,
+  variantsOf,
   pageOf,
   recordOf,
   taskSchema,
@@ -67,6 +69,17 @@ const typeChecks = () => {
   // @ts-expect-error a page of tasks is no page of friends
   const friends: Schema<Page<FriendEntry>> = pageOf(taskSchema);
   const tasks: Schema<Page<Task>> = pageOf(taskSchema);
+  // A tagged union (the console's broadcast segment): every variant's fields, each one exactly once.
+  type Segment = { kind: 'all' } | { kind: 'days'; days: number };
+  variantsOf<Segment>()({ kind: enumOf(['all', 'days']), days: 'integer' });
+  // @ts-expect-error a variant's field missing
+  variantsOf<Segment>()({ kind: enumOf(['all', 'days']) });
+  // @ts-expect-error a field no variant has
+  variantsOf<Segment>()({ kind: enumOf(['all', 'days']), days: 'integer', userIds: 'string' });
+  // A nullable enum takes null only where the type does.
+  objectOf<{ d: 'a' | null }>()({ d: nullableEnumOf(['a']) });
+  // @ts-expect-error a non-null enum described as nullable
+  objectOf<{ d: 'a' }>()({ d: nullableEnumOf(['a']) });
   return [grown, shrunk, friends, tasks, recordOf, described, nullable];
 };
 

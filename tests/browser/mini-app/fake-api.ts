@@ -316,7 +316,7 @@ export const answer = async (state: FakeApiState, url: string, init: RequestInit
       state.wallet = { ...state.wallet, address: null, friendlyAddress: null };
       return json(state.wallet);
     case 'POST /language': {
-      // As server/routes/language.ts: one of the nine locales, or null; anything else changes nothing.
+      // As server/routes/players.ts: one of the nine locales, or null; anything else changes nothing.
       const { language } = (body ?? {}) as { language?: unknown };
       if (language !== null && !isLocale(language)) return error(400, 'language must be one of the locales', 'language');
       s.language = language;

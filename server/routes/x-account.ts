@@ -8,17 +8,17 @@ import { loadUser, playerOf, statusOf } from '../players/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { beginXLogin, completeXLogin } from '../x-account/exports.ts';
-import { objectOf, playerSecurity } from './schemas.ts';
+import { errorResponses, objectOf, playerSecurity } from './schemas.ts';
 
 const socialConnectSchema = objectOf<SocialConnect>()(
   { twUsername: 'string?', twAge: 'integer', twAvatar: 'string?', pendingClaimReward: 'string' },
   ['twUsername', 'twAge', 'twAvatar', 'pendingClaimReward'],
 );
 
-export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+export const xAccountRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const deps = { db: ctx.db, config: ctx.config, clock: ctx.clock };
 
-  app.get(
+  app.get<{ Querystring: { redirect_to: string }; Reply: { authUrl: string } }>(
     '/social-login',
     {
       onRequest: ctx.authenticate,
@@ -27,16 +27,15 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         tags: ['x'],
         security: playerSecurity,
         querystring: { type: 'object', properties: { redirect_to: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['redirect_to'] },
-        response: { 200: { type: 'object', required: ['authUrl'], properties: { authUrl: { type: 'string' } } } },
+        response: { 200: objectOf<{ authUrl: string }>()({ authUrl: 'string' }, ['authUrl']), ...errorResponses },
       },
     },
     async (request) => {
-      const { redirect_to } = request.query as { redirect_to: string };
-      return beginXLogin(deps, playerOf(request).id, redirect_to);
+      return beginXLogin(deps, playerOf(request).id, request.query.redirect_to);
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { state: string; code?: string; error?: string; error_description?: string } }>(
     '/callback/twitter',
     {
       schema: {
@@ -55,17 +54,17 @@ export const xRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const q = request.query as { state: string; code?: string; error?: string };
+      const q = request.query;
       if (!q.code && !q.error) throw refuse('requiredParameter', { field: 'code' });
       return reply.redirect((await completeXLogin(deps, q)).redirect, 302);
     },
   );
 
-  app.get(
+  app.get<{ Reply: SocialConnect }>(
     '/check-x-connect',
     {
       onRequest: ctx.authenticate,
-      schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: playerSecurity, response: { 200: socialConnectSchema } },
+      schema: { summary: 'The linked X account and the pending claim reward', tags: ['x'], security: playerSecurity, response: { 200: socialConnectSchema, ...errorResponses } },
     },
     async (request): Promise<SocialConnect> => {
       const status = statusOf(await loadUser(ctx.db, playerOf(request).id), ctx.clock.now());

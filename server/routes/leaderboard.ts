@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PublicStats } from '../../engine/wire/api-types.ts';
 import type { Db } from '../core/db/db.ts';
-import { readStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
+import { playerOf } from '../players/exports.ts';
+import { leaderboardFromRedis, leaderboardFromView, readStatsCache, refreshStatsCache } from '../leaderboard/exports.ts';
 import type { RouteContext } from './route-context.ts';
-import { objectOf } from './schemas.ts';
+import { paging } from './referrals.ts';
+import { errorResponses, leaderboardEntrySchema, objectOf, pageOf, playerRoute } from './schemas.ts';
+import { obj } from './validation.ts';
 
 /**
  * The stats as counters (one row plus the changes the stats job has not folded in yet; docs/scaling.md):
@@ -31,8 +34,24 @@ const cachedStats = (reads: Db, db: Db, now: () => number) => {
   };
 };
 
-/** Public calls (no auth). */
-export const publicRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+/** The leaderboard (the player's), and the landing page's public stats (no auth). */
+export const leaderboardRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
+  const route = playerRoute(ctx);
+  app.get<{ Querystring: { page: number; pageSize: number } }>(
+    '/leaderboard',
+    route('leaderboard', 'Players by totalMoney, 10 a page; the player’s own entry comes first with their rank (ranks about a second old, at most 60 s, docs/scaling.md)', {
+      querystring: obj(paging),
+      response: { 200: pageOf(leaderboardEntrySchema), ...errorResponses },
+    }),
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const id = playerOf(request).id;
+      // Redis when it is configured and answering; the PostgreSQL ranked view otherwise (docs/scaling.md).
+      const live = ctx.redis === undefined ? null : await leaderboardFromRedis(ctx.reads, ctx.redis, id, page, pageSize);
+      return live ?? leaderboardFromView(ctx.reads, id, page, pageSize);
+    },
+  );
+
   const stats = cachedStats(ctx.reads, ctx.db, () => ctx.clock.now());
   app.get(
     '/public/stats',

@@ -5,15 +5,28 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Bot } from 'grammy';
+import type { BroadcastButton, BroadcastQueued } from '../../engine/wire/admin-types.ts';
 import { createGameBot } from '../background/exports.ts';
 import { broadcastProgress, enqueueBroadcast, parseBroadcast, type BroadcastProgress } from '../bot/exports.ts';
 import { refuse } from '../core/errors.ts';
 import type { RouteContext } from './route-context.ts';
 import { webhookSecret } from '../bot/exports.ts';
 import { secretMatches } from '../core/secret-compare.ts';
-import { broadcastBody } from './operator.ts';
-import { apiKeyHeader, objectOf, requireApiKey } from './schemas.ts';
+import { apiKeyHeader, errorResponses, objectOf, requireApiKey } from './schemas.ts';
 import { noQuery, obj, rowId } from './validation.ts';
+
+/** A broadcast's message and buttons (POST /public/send-telemss and the console), typed; their rules are parseBroadcast's. */
+export const broadcastBody = obj({
+  message: { type: 'string', maxLength: 16_384 },
+  btns: {
+    type: 'array',
+    maxItems: 100,
+    items: obj({ btnType: { type: 'string', maxLength: 16 }, btnText: { type: 'string', maxLength: 1_000 }, btnLink: { type: 'string', maxLength: 2_048 } }),
+  },
+});
+
+/** A queued broadcast: this API's answer and the console's (server/routes/console.ts). */
+export const broadcastQueuedSchema = objectOf<BroadcastQueued>()({ broadcastId: 'integer', total: 'integer' });
 
 const progressSchema = objectOf<BroadcastProgress>()({
   id: 'integer',
@@ -26,10 +39,21 @@ const progressSchema = objectOf<BroadcastProgress>()({
   finishedAtMs: 'integer?',
 });
 
+/** What POST /public/send-telemss takes: parseBroadcast checks it (the schema types it). */
+interface BroadcastPayload {
+  message?: string;
+  btns?: Partial<BroadcastButton>[];
+}
+/** The webhook's acknowledgement: `duplicate` when the update was already handled (Telegram redelivered it). */
+interface WebhookAck {
+  ok: boolean;
+  duplicate?: boolean;
+}
+
 export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
   const checkKey = (request: FastifyRequest) => requireApiKey(ctx.config.BROADCAST_API_KEY, 'broadcastsUnconfigured', request);
 
-  app.post(
+  app.post<{ Body: BroadcastPayload; Reply: BroadcastQueued }>(
     '/public/send-telemss',
     {
       schema: {
@@ -38,7 +62,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         headers: apiKeyHeader,
         querystring: noQuery,
         body: broadcastBody,
-        response: { 202: { type: 'object', properties: { broadcastId: { type: 'integer' }, total: { type: 'integer' } } } },
+        response: { 202: broadcastQueuedSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -50,7 +74,7 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     },
   );
 
-  app.get(
+  app.get<{ Params: { broadcastId: number }; Reply: BroadcastProgress }>(
     '/public/send-telemss/:broadcastId',
     {
       schema: {
@@ -59,12 +83,12 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
         headers: apiKeyHeader,
         // The maximum keeps the id inside BIGINT (and exact in JS), so a huge one is a 400, not a 500.
         params: obj({ broadcastId: rowId }, ['broadcastId']),
-        response: { 200: progressSchema },
+        response: { 200: progressSchema, ...errorResponses },
       },
     },
     async (request) => {
       checkKey(request);
-      const { broadcastId } = request.params as { broadcastId: number };
+      const { broadcastId } = request.params;
       const progress = await broadcastProgress(ctx.db, broadcastId);
       if (progress === null) throw refuse('broadcastNotFound', { field: 'broadcastId', values: { id: broadcastId } });
       return progress;
@@ -85,24 +109,29 @@ export const botRoutes: FastifyPluginAsync<RouteContext> = async (app, ctx) => {
     if (recent.size > 10_000) recent.delete(recent.values().next().value as number);
     return true;
   };
-  app.post('/public/telegram-webhook', { schema: { hide: true } }, async (request, reply) => {
-    if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw refuse('wrongWebhookSecret');
-    const update = request.body as { update_id?: unknown } | undefined;
-    if (!update || typeof update.update_id !== 'number') throw refuse('notATelegramUpdate', { field: 'update_id' });
-    bot ??= createGameBot(ctx, token);
-    ready ??= bot.init().catch((err: unknown) => {
-      ready = undefined;
-      throw err;
-    });
-    await ready;
-    if (!remember(update.update_id)) return reply.status(200).send({ ok: true, duplicate: true });
-    try {
-      await bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
-    } catch (err) {
-      // Not handled: forget it, so Telegram's retry is handled.
-      recent.delete(update.update_id);
-      throw err;
-    }
-    return reply.status(200).send({ ok: true });
-  });
+  // The body is Telegram's Update, whatever fields it carries: only update_id is checked here, grammY reads the rest.
+  app.post<{ Body: { update_id?: unknown } | undefined; Reply: WebhookAck }>(
+    '/public/telegram-webhook',
+    { schema: { hide: true, response: { 200: objectOf<WebhookAck>()({ ok: 'boolean', duplicate: 'boolean' }) } } },
+    async (request, reply) => {
+      if (!secretMatches(request.headers['x-telegram-bot-api-secret-token'], secret)) throw refuse('wrongWebhookSecret');
+      const update = request.body;
+      if (!update || typeof update.update_id !== 'number') throw refuse('notATelegramUpdate', { field: 'update_id' });
+      bot ??= createGameBot(ctx, token);
+      ready ??= bot.init().catch((err: unknown) => {
+        ready = undefined;
+        throw err;
+      });
+      await ready;
+      if (!remember(update.update_id)) return reply.status(200).send({ ok: true, duplicate: true });
+      try {
+        await bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+      } catch (err) {
+        // Not handled: forget it, so Telegram's retry is handled.
+        recent.delete(update.update_id);
+        throw err;
+      }
+      return reply.status(200).send({ ok: true });
+    },
+  );
 };
