@@ -14,6 +14,7 @@
  * `rank_build` and `rank_swap`).
  */
 import type { Db, Queryable } from '../core/db/db.ts';
+import { isLockTimeout } from '../core/db/retry.ts';
 import { transaction } from '../core/db/transaction.ts';
 
 /**
@@ -70,8 +71,7 @@ export const applyRankChanges = async (db: Db, nowMs: number, opts: ApplyOptions
   const started = performance.now();
   const step = opts.afterStep ?? (() => {});
   return transaction(db, async (tx) => {
-    const lock = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${rankLockSql}) AS ok`);
-    if (lock.rows[0]?.ok !== true) return null;
+    if (!(await rankLock(tx, false))) return null;
     const meta = await tx.query<{ version: number; block_size: number; pending: boolean }>(
       'SELECT version, block_size, EXISTS (SELECT 1 FROM rank_next) AS pending FROM rank_meta WHERE id = 1',
     );
@@ -316,8 +316,7 @@ const swapRanks = async (db: Db, nowMs: number): Promise<Omit<RankRebuild, 'dura
         return { players: Number(players), version, swapMs: Math.round(performance.now() - started) };
       });
     } catch (err) {
-      // 55P03 lock_not_available: the lock timeout ran out.
-      if ((err as { code?: unknown }).code !== '55P03' || attempt >= swapAttempts) throw err;
+      if (!isLockTimeout(err) || attempt >= swapAttempts) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt));
     }
   }

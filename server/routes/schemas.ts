@@ -243,7 +243,9 @@ export const pageOf = <T>(item: Schema<T>): ObjectSchema<Page<T>> =>
 
 /** `{ error, message, field?, code }` (docs/api.md "Errors"): serialization drops what is not listed, so `code` is. */
 // `fields` is left out: only the console's task form sends it, and no route with this schema does.
-export const errorSchema = objectOf<Omit<ErrorBody, 'fields'>>()({ error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes) }, ['error', 'message', 'code']);
+const errorFields = { error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes) } as const;
+const errorRequired = ['error', 'message', 'code'] as const;
+export const errorSchema = objectOf<Omit<ErrorBody, 'fields'>>()(errorFields, errorRequired);
 
 export const decimalSchema = decimal;
 
@@ -254,16 +256,16 @@ export const keysetPageOf = <T>(item: Schema<T>): ObjectSchema<KeysetPage<T>> =>
 export const itemsOf = <T>(item: Schema<T>): ObjectSchema<{ items: T[] }> => objectOf<{ items: T[] }>()({ items: arrayOf(item) as FieldOf<T[]> });
 
 /** The console's error body: as `errorSchema`, with `fields` (the task form names every bad field, docs/api.md "Errors"). */
-const consoleErrorSchema = objectOf<ErrorBody>()(
-  { error: 'string', message: 'string', field: 'string', code: enumOf(refusalCodes), fields: recordOf('string', 'every bad field with its problem (the task form)') },
-  ['error', 'message', 'code'],
-);
+const consoleErrorSchema = objectOf<ErrorBody>()({ ...errorFields, fields: recordOf('string', 'every bad field with its problem (the task form)') }, errorRequired);
+
+/** The statuses every route documents with its error body (503: the database away, with Retry-After). */
+const errorAnswers = <S>(body: S) => ({ 400: body, 401: body, 404: body, 409: body, 503: body }) as const;
 
 /** Error answers every console route documents: as `errorResponses`, and 403 (a write without the session's CSRF token, or cross-site). */
-export const consoleErrorResponses = { 400: consoleErrorSchema, 401: consoleErrorSchema, 403: consoleErrorSchema, 404: consoleErrorSchema, 409: consoleErrorSchema, 503: consoleErrorSchema } as const;
+export const consoleErrorResponses = { ...errorAnswers(consoleErrorSchema), 403: consoleErrorSchema } as const;
 
-/** Error answers every route documents (503: the database away, with Retry-After). */
-export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema } as const;
+/** Error answers every route documents. */
+export const errorResponses = errorAnswers(errorSchema);
 
 /** Player routes authenticate with Telegram init data (the OpenAPI security scheme telegramInitData). */
 export const playerSecurity = [{ telegramInitData: [] }];

@@ -95,8 +95,8 @@ const coreChecks: { ok: (c: CoreConfig) => boolean; key: string; message: string
 
 /**
  * The one schema of the server's environment: core's keys and the features' (`shapes`, composed by
- * the wiring), with core's cross-key checks. A feature's own cross-key check would be a refine in
- * its settings.ts.
+ * the wiring), with core's cross-key checks. A feature's shape checks each of its keys alone; every
+ * check across keys today is core's.
  */
 export function configSchemaOf<S extends z.ZodRawShape>(shapes: S) {
   const schema = z.object({ ...coreConfigShape, ...shapes });

@@ -1,7 +1,8 @@
 /**
  * The one retry policy for the database (docs/faults.md "When the database is away"): which failures
  * are worth another run and how many runs in all. `transaction()` and the click group's write both
- * run through `retrying`; nothing else in server/ loops over a failed statement.
+ * run through `retrying`; nothing else in server/ loops over a failed statement but the rank swap,
+ * which waits for a reader to let go of the old tables (`isLockTimeout`, server/leaderboard/rank-view.ts).
  */
 import { CommitUnknown, isUnavailable } from './errors.ts';
 
@@ -24,6 +25,9 @@ export const isTimeout = (err: unknown): boolean => {
   const e = err as { code?: unknown; message?: unknown } | null;
   return e?.code === '57014' || (typeof e?.message === 'string' && /Query read timeout/i.test(e.message));
 };
+
+/** True when a statement gave up waiting for a lock after its `lock_timeout` (55P03 lock_not_available). */
+export const isLockTimeout = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '55P03';
 
 /**
  * Worth another run: a conflict, or the database away (a dropped connection, a failover's standby,
